@@ -1,0 +1,72 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "tweetsh",
+    products: [
+        .executable(name: "tweetsh", targets: ["tweetsh"]),
+        .executable(name: "tweetsh-bench", targets: ["tweetsh-bench"]),
+        .library(name: "StreamCore", targets: ["StreamCore"]),
+        .library(name: "StreamFoundation", targets: ["StreamFoundation"]),
+        .library(name: "StreamTesting", targets: ["StreamTesting"]),
+        .library(name: "LineEditor", targets: ["LineEditor"]),
+        .library(name: "TweetKit", targets: ["TweetKit"]),
+        .library(name: "TweetStore", targets: ["TweetStore"]),
+        .library(name: "XAPI", targets: ["XAPI"]),
+    ],
+    targets: [
+        // Stream core: Combine's API without Foundation or Dispatch.
+        .target(name: "StreamCore"),
+        .target(name: "StreamFoundation", dependencies: ["StreamCore"]),
+        .target(name: "StreamTesting", dependencies: ["StreamCore"]),
+
+        // Line editing over Debian's libedit.
+        .systemLibrary(
+            name: "CLibEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        .target(name: "LineEditor", dependencies: ["CLibEdit"]),
+
+        // Tweets: models, formats, the SQLite store and the X API client.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "TweetKit"),
+        .target(name: "TweetStore", dependencies: ["TweetKit", "CSQLite"]),
+        .target(name: "XAPI", dependencies: ["TweetKit"]),
+        // A loopback HTTP server speaking the X API v2 contract, shared by the XAPI and end-to-end tests.
+        .target(name: "XAPIStub", dependencies: ["TweetKit"]),
+
+        // The shell.
+        .target(
+            name: "TweetShell",
+            dependencies: ["StreamCore", "StreamFoundation", "LineEditor", "TweetKit", "TweetStore", "XAPI"]
+        ),
+        .executableTarget(name: "tweetsh", dependencies: ["TweetShell"]),
+        .executableTarget(
+            name: "tweetsh-bench",
+            dependencies: ["StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell"]
+        ),
+
+        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting"]),
+        .testTarget(name: "StreamFoundationTests", dependencies: ["StreamFoundation", "StreamTesting"]),
+        .testTarget(name: "StreamTestingTests", dependencies: ["StreamTesting"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
+        .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore"]),
+        .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
+        .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit"]),
+    ]
+)
+
+// One place for the settings every target shares: Swift 6 mode with complete concurrency checking.
+let sharedSwiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + sharedSwiftSettings
+}

@@ -1,0 +1,31 @@
+/// An X object identifier (tweet, user, conversation): a 64-bit snowflake.
+///
+/// The API sends ids as decimal strings because they overflow JavaScript numbers; we keep them numeric so that
+/// ordering by id is ordering by time, which the store relies on for recency order and keyset paging.
+public struct SnowflakeID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+    /// The numeric value.
+    public let rawValue: UInt64
+
+    /// Wraps a numeric id.
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// Wraps a numeric literal, for tests and fixtures.
+    public init(integerLiteral value: UInt64) { self.rawValue = value }
+
+    /// Parses the API's decimal string form (`^[0-9]{1,19}$` in the contract); nil for anything else.
+    public init?(_ string: some StringProtocol) {
+        guard !string.isEmpty, string.utf8.count <= 20, string.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+              let value = UInt64(string) else { return nil }
+        self.rawValue = value
+    }
+
+    /// The decimal string form the API uses.
+    public var description: String { String(rawValue) }
+
+    public static func < (lhs: SnowflakeID, rhs: SnowflakeID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A tweet's id.
+public typealias TweetID = SnowflakeID
+/// A user's id.
+public typealias UserID = SnowflakeID

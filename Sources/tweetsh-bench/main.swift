@@ -1,0 +1,1 @@
+print("tweetsh-bench: no suites yet")

@@ -1,0 +1,1 @@
+print("tweetsh: not built yet")
