@@ -62,6 +62,8 @@ public final class XAPIClient: Sendable {
     /// The current token, masked for display (`AAAA…`); nil when signed out.
     public var maskedToken: String? { token.withLock { $0?.masked } }
 
+    func currentToken() -> BearerToken? { token.withLock { $0 } }
+
     /// Whether a token is set.
     public var hasToken: Bool { token.withLock { $0 != nil } }
 
