@@ -73,7 +73,7 @@ enum StubJSON {
     static func user(_ user: User, fields: Set<String>) -> [String: Any] {
         var all: [String: Any] = [
             "id": user.id.description, "name": user.name, "username": user.username, "verified": user.verified,
-            "protected": user.protected, "description": user.description ?? "", "url": "",
+            "protected": user.protected, "description": user.description ?? "", "url": user.url ?? "",
         ]
         if let image = user.profileImageURL { all["profile_image_url"] = image }
         if let location = user.location { all["location"] = location }
