@@ -105,3 +105,29 @@ final class TokenLeakLedger: Sendable {
         texts.withLock { $0 } + recorders.withLock { $0 }.flatMap(\.all)
     }
 }
+
+/// The page cache TweetStore will provide, kept in memory for these tests.
+actor InMemoryPageCache: PageCache {
+    struct Entry: Hashable {
+        var key: String
+        var cursor: String?
+    }
+
+    private(set) var pages: [Entry: CachedPage] = [:]
+    private(set) var writes: [Entry] = []
+
+    func storePage(_ page: Page, key: String, cursor: String?, fetchedAt: Date) async throws {
+        let entry = Entry(key: key, cursor: cursor)
+        pages[entry] = CachedPage(page: page, fetchedAt: fetchedAt)
+        writes.append(entry)
+    }
+
+    func cachedPage(key: String, cursor: String?) async throws -> CachedPage? {
+        pages[Entry(key: key, cursor: cursor)]
+    }
+}
+
+/// Polls until `condition` holds or about five seconds pass.
+func eventually(_ condition: () -> Bool) async throws {
+    for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+}
