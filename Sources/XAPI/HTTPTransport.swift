@@ -20,8 +20,8 @@ final class HTTPTransport: Sendable {
 
     init(settings: XAPISettings) {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = settings.requestTimeout
-        configuration.timeoutIntervalForResource = settings.resourceTimeout
+        configuration.timeoutIntervalForRequest = settings.effectiveRequestTimeout
+        configuration.timeoutIntervalForResource = max(settings.resourceTimeout.rounded(.up), settings.effectiveRequestTimeout)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil

@@ -101,7 +101,7 @@ public final class XAPIClient: Sendable {
         guard let url = settings.url(path: path, query: query) else {
             throw .invalidSetting("Cannot build a URL from base \(settings.baseURL) and path \(path).")
         }
-        var request = URLRequest(url: url, timeoutInterval: settings.requestTimeout)
+        var request = URLRequest(url: url, timeoutInterval: settings.effectiveRequestTimeout)
         request.httpMethod = method
         request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("application/json", forHTTPHeaderField: "Accept")

@@ -64,6 +64,10 @@ public struct XAPISettings: Sendable, Hashable {
         return url
     }
 
+    /// FoundationNetworking hands timeouts to libcurl in whole seconds, and a fraction below one becomes "time out at
+    /// once": round up, never below a second.
+    var effectiveRequestTimeout: TimeInterval { max(1, requestTimeout.rounded(.up)) }
+
     /// The full URL for an API path such as `/2/tweets/search/recent` with its query items.
     func url(path: String, query: [URLQueryItem]) -> URL? {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else { return nil }

@@ -167,10 +167,13 @@ struct ErrorTests {
     }
 
     @Test func slowAnswerPastTheTimeoutIsATimeout() async throws {
-        let harness = try Harness(retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.01), requestTimeout: 0.5)
+        let harness = try Harness(retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.01), requestTimeout: 1)
+        let started = ContinuousClock.now
         harness.stub.enqueue([.slow(seconds: 5), .slow(seconds: 5)])
         let error = await capture { _ = try await harness.get(search, searchEndpoint, swiftQuery) }
         #expect(error as? XAPIError == .timedOut(endpoint: searchEndpoint, attempts: 2))
+        // Each try waited for its whole timeout, not less.
+        #expect(ContinuousClock.now - started >= .seconds(2))
     }
 
     @Test func truncatedBodyEveryTimeIsReported() async throws {
