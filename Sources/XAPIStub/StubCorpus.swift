@@ -68,7 +68,7 @@ public struct StubCorpus: Sendable {
             User(id: Fixture.carol, username: "carol", name: "Carol 🐦", protected: false),
         ]
         var tweets: [Tweet] = []
-        let authors = [Fixture.alice, Fixture.bob, Fixture.carol]
+        let authors = [Fixture.bob, Fixture.carol, Fixture.developers]
         for index in 0..<Fixture.swiftCount {
             let text = "Learning #swift concurrency, day \(index + 1)"
             tweets.append(Tweet(

@@ -9,13 +9,13 @@ struct TransportTests {
         let harness = try Harness()
         let data = try await harness.get(
             "/2/tweets/search/recent", "GET /2/tweets/search/recent",
-            [URLQueryItem(name: "query", value: "#swift from:alice"), URLQueryItem(name: "tweet.fields", value: "author_id,created_at")])
+            [URLQueryItem(name: "query", value: "#swift from:bob"), URLQueryItem(name: "tweet.fields", value: "author_id,created_at")])
         let body = try harness.json(data)
         #expect((body["data"] as? [Any])?.isEmpty == false)
         let request = try #require(harness.stub.requests.last)
         #expect(request.headers["authorization"] == "Bearer \(StubServer.defaultBearerToken)")
         #expect(request.headers["user-agent"] == "tweetsh/9.9.9-test")
-        #expect(request.query["query"] == "#swift from:alice")
+        #expect(request.query["query"] == "#swift from:bob")
         #expect(request.query["tweet.fields"] == "author_id,created_at")
         #expect(request.target.contains("tweet.fields=author_id%2Ccreated_at"))
         let limits = harness.client.rateLimits()
