@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// One client serves the whole shell; it keeps the latest rate-limit window of every endpoint for `limits`.
 /// `XAPISource` builds the endpoints on top of `get(_:endpoint:query:)`.
-public final class XAPIClient: Sendable {
+public final class XAPIClient: Sendable, CustomStringConvertible, CustomReflectable {
     /// Hooks and policies a client is created with.
     public struct Configuration: Sendable {
         /// Base URL, timeouts, User-Agent.
@@ -66,6 +66,18 @@ public final class XAPIClient: Sendable {
 
     /// Whether a token is set.
     public var hasToken: Bool { token.withLock { $0 != nil } }
+
+    /// The base URL and the masked token, never the token itself.
+    public var description: String {
+        "XAPIClient(\(configuration.settings.baseURL), token: \(maskedToken ?? "none"))"
+    }
+
+    /// Reflection (`dump`, debuggers) sees the same masked summary instead of the stored token.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "baseURL": configuration.settings.baseURL, "token": maskedToken ?? "none", "rateLimits": book.all(),
+        ])
+    }
 
     /// The latest rate-limit window of every endpoint called so far, sorted by endpoint.
     public func rateLimits() -> [RateLimitStatus] { book.all() }
@@ -219,13 +231,14 @@ public final class XAPIClient: Sendable {
     static func redacted(_ error: XAPIError, token: BearerToken?, authorization: Authorization) -> XAPIError {
         var secrets: [String] = token.map { [$0.revealForAuthorizationHeader()] } ?? []
         if case .basic(_, let secret) = authorization { secrets.append(secret) }
-        let text = error.description
-        guard secrets.contains(where: { !$0.isEmpty && text.contains($0) }) else { return error }
-        var clean = text
-        for secret in secrets where !secret.isEmpty {
-            clean = clean.replacingOccurrences(of: secret, with: BearerToken.mask(secret))
+        guard secrets.contains(where: { !$0.isEmpty && error.description.contains($0) }) else { return error }
+        return error.mappingText { text in
+            var clean = text
+            for secret in secrets where !secret.isEmpty {
+                clean = clean.replacingOccurrences(of: secret, with: BearerToken.mask(secret))
+            }
+            return clean
         }
-        return .invalidRequest(clean)
     }
 }
 

@@ -137,6 +137,32 @@ public enum XAPIError: Error, Sendable, Hashable, CustomStringConvertible, Local
     /// Same as `description`, for APIs that ask Foundation errors for a message.
     public var errorDescription: String? { description }
 
+    /// The same error with `transform` applied to every piece of text it carries (used to mask secrets).
+    func mappingText(_ transform: (String) -> String) -> XAPIError {
+        switch self {
+        case .missingCredentials, .invalidConsumerCredentials, .unauthorized, .notFound, .rateLimited, .timedOut:
+            return self
+        case .invalidSetting(let text): return .invalidSetting(transform(text))
+        case .invalidRequest(let text): return .invalidRequest(transform(text))
+        case .tokenExchangeFailed(let text): return .tokenExchangeFailed(transform(text))
+        case .badRequest(let endpoint, let message, let parameter, let position):
+            return .badRequest(endpoint: endpoint, message: transform(message), parameter: parameter.map(transform), position: position)
+        case .clientForbidden(let endpoint, let reason): return .clientForbidden(endpoint: endpoint, reason: reason.map(transform))
+        case .unsupportedAuthentication(let endpoint, let detail):
+            return .unsupportedAuthentication(endpoint: endpoint, detail: detail.map(transform))
+        case .forbidden(let endpoint, let detail): return .forbidden(endpoint: endpoint, detail: detail.map(transform))
+        case .usageCapExceeded(let endpoint, let period, let detail):
+            return .usageCapExceeded(endpoint: endpoint, period: period.map(transform), detail: detail.map(transform))
+        case .server(let endpoint, let status, let title, let attempts):
+            return .server(endpoint: endpoint, status: status, title: title.map(transform), attempts: attempts)
+        case .network(let endpoint, let reason, let attempts):
+            return .network(endpoint: endpoint, reason: transform(reason), attempts: attempts)
+        case .malformedResponse(let endpoint, let reason): return .malformedResponse(endpoint: endpoint, reason: transform(reason))
+        case .unexpectedStatus(let endpoint, let status, let detail):
+            return .unexpectedStatus(endpoint: endpoint, status: status, detail: detail.map(transform))
+        }
+    }
+
     private static func clockTime(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
