@@ -125,6 +125,9 @@ public final class StubServer: Sendable {
         }
     }
 
+    /// Drops every queued fault.
+    public func clearFaults() { state.withLock { $0.faults.removeAll() } }
+
     /// Whether `token` is still accepted (false after `/oauth2/invalidate_token`).
     public func accepts(token: String) -> Bool { state.withLock { $0.acceptedTokens.contains(token) } }
 
@@ -148,7 +151,7 @@ public final class StubServer: Sendable {
     private func serve(_ fd: Int32) {
         defer { close(fd) }
         guard let (head, body) = StubSocket.readRequest(fd), let request = Self.parse(head: head, body: body) else { return }
-        state.withLock { $0.requests.append(request) }
+        if !request.path.hasPrefix(StubServer.controlPrefix) { state.withLock { $0.requests.append(request) } }
         let response = respond(to: request)
         if response.closeWithoutResponse { return }
         if response.delay > 0 {
@@ -205,6 +208,7 @@ public final class StubServer: Sendable {
     }
 
     private func respond(to request: RecordedRequest) -> StubResponse {
+        if request.path.hasPrefix(StubServer.controlPrefix) { return control(request) }
         let fault = state.withLock { state -> StubFault? in
             guard let index = state.faults.firstIndex(where: { $0.path.map { request.path.hasPrefix($0) } ?? true })
             else { return nil }
