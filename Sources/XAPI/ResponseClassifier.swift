@@ -8,6 +8,9 @@ enum ResponseClassifier {
     enum Verdict: Equatable {
         /// A window 429: wait until `resetAt` (nil when the headers did not say) and try again.
         case waitForWindow(resetAt: Date?)
+        /// A 429 that is neither the window (requests are left in it) nor the usage cap: a per-second limit the
+        /// headers do not show (full-archive search allows 1 request a second). Wait a second and try again.
+        case waitBriefly
         /// 5xx: back off and retry.
         case retry(status: Int, title: String?)
         /// Give up with this error.
@@ -68,14 +71,13 @@ enum ResponseClassifier {
     }
 
     private static func tooManyRequests(_ problem: Problem, headers: [String: String], endpoint: String) -> Verdict {
-        let remaining = headers["x-rate-limit-remaining"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         let isCap = problem.typeName == "usage-capped" || problem.title == "UsageCapExceeded"
-            || (problem.typeName != nil && problem.typeName!.contains("usage-cap"))
-            // A 429 that still has requests left in the window is not about the window.
-            || (remaining.map { $0 > 0 } ?? false)
+            || problem.typeName?.contains("usage-cap") == true
         if isCap {
             return .fail(.usageCapExceeded(endpoint: endpoint, period: problem.period, detail: problem.detail))
         }
+        let remaining = headers["x-rate-limit-remaining"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        if let remaining, remaining > 0 { return .waitBriefly }
         let reset = headers["x-rate-limit-reset"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         return .waitForWindow(resetAt: reset.map { Date(timeIntervalSince1970: $0) })
     }

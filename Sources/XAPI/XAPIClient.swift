@@ -165,9 +165,9 @@ public final class XAPIClient: Sendable, CustomStringConvertible, CustomReflecta
             log("\(endpoint) -> \(response.status) in \(millis) ms" + remainingNote(endpoint))
             if (200..<300).contains(response.status) { return response }
 
-            switch ResponseClassifier.classify(
+            let verdict = ResponseClassifier.classify(
                 status: response.status, headers: response.headers, body: response.body, endpoint: endpoint)
-            {
+            switch verdict {
             case .fail(let error):
                 throw error
             case .retry(let status, let title):
@@ -175,9 +175,15 @@ public final class XAPIClient: Sendable, CustomStringConvertible, CustomReflecta
                     throw XAPIError.server(endpoint: endpoint, status: status, title: title, attempts: attempt)
                 }
                 try await backoff(after: attempt, endpoint: endpoint, cause: "\(status)" + (title.map { " \($0)" } ?? ""))
-            case .waitForWindow(let resetAt):
-                let until = resetAt.map { $0.addingTimeInterval(policy.rateLimitMargin) }
-                    ?? now.addingTimeInterval(policy.rateLimitFallbackWait)
+            case .waitForWindow, .waitBriefly:
+                var resetAt: Date?
+                var until = now.addingTimeInterval(policy.rateLimitFallbackWait)
+                if case .waitForWindow(let reset?) = verdict {
+                    resetAt = reset
+                    until = reset.addingTimeInterval(policy.rateLimitMargin)
+                } else if case .waitBriefly = verdict {
+                    until = now.addingTimeInterval(1 + policy.rateLimitMargin)
+                }
                 let seconds = until.timeIntervalSince(now)
                 guard policy.waitForRateLimits, windowWaits < policy.maxRateLimitWaits,
                       seconds <= policy.maxRateLimitWait else {

@@ -16,6 +16,9 @@ public enum StubFault: Sendable, Hashable {
     case windowRateLimit(resetAt: Date)
     /// 429 for the window with the v1.1 body (`code 88`), which the docs also show.
     case legacyWindowRateLimit(resetAt: Date)
+    /// 429 `Too Many Requests` with requests left in the window: full-archive search's 1-request-a-second limit,
+    /// which the headers do not show.
+    case perSecondRateLimit
     /// 429 `usage-capped` with requests still left in the window: waiting does not help.
     case usageCap
     /// A 5xx problem body (503 `Service Unavailable` by default).
@@ -42,7 +45,7 @@ public enum StubFault: Sendable, Hashable {
     public static var serviceUnavailable: StubFault { .serverError(status: 503) }
 
     /// Parses the standalone stub's `--fault` spelling: `401`, `403-client`, `403-auth`, `400@N`, `429@SECONDS`,
-    /// `429-v1@SECONDS`, `429-cap`, `5xx` codes such as `503`, `slow@SECONDS`, `truncated`, `404-html`, `404-empty`,
+    /// `429-v1@SECONDS`, `429-cap`, `429-second`, `5xx` codes such as `503`, `slow@SECONDS`, `truncated`, `404-html`, `404-empty`,
     /// `close`, `not-bearer`. Nil for anything else.
     public init?(spec: String) {
         let parts = spec.split(separator: "@", maxSplits: 1).map(String.init)
@@ -55,6 +58,7 @@ public enum StubFault: Sendable, Hashable {
         case "429": self = .windowRateLimit(after: argument ?? 2)
         case "429-v1": self = .legacyWindowRateLimit(resetAt: Date().addingTimeInterval(argument ?? 2))
         case "429-cap": self = .usageCap
+        case "429-second": self = .perSecondRateLimit
         case "slow": self = .slow(seconds: argument ?? 5)
         case "truncated": self = .truncatedBody
         case "404-html": self = .html404

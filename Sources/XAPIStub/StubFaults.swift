@@ -40,6 +40,13 @@ enum StubFaults {
             var response = StubResponse.json(429, ["errors": [["code": 88, "message": "Rate limit exceeded"]]])
             response.headers += windowHeaders(resetAt)
             return response
+        case .perSecondRateLimit:
+            var response = StubResponse.problem(429, title: "Too Many Requests", detail: "Too Many Requests")
+            response.headers += [
+                ("x-rate-limit-limit", "300"), ("x-rate-limit-remaining", "299"),
+                ("x-rate-limit-reset", "\(Int(Date().timeIntervalSince1970) + 900)"),
+            ]
+            return response
         case .usageCap:
             var response = StubResponse.json(429, [
                 "account_id": 1_449_000, "product_name": "standard-basic", "title": "UsageCapExceeded",

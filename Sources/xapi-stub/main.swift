@@ -10,7 +10,7 @@ import XAPIStub
 let usage = """
     usage: xapi-stub [--port N] [--token T] [--consumer-key K] [--consumer-secret S] [--rate-limit N]
                      [--fault SPEC[,PATH]]...
-      SPEC: 401 403-client 403-auth 400@POS 429@SECONDS 429-v1@SECONDS 429-cap 500..599 slow@SECONDS
+      SPEC: 401 403-client 403-auth 400@POS 429@SECONDS 429-v1@SECONDS 429-cap 429-second 500..599 slow@SECONDS
             truncated 404-html 404-empty close not-bearer
       Faults are used in order by the next request whose path starts with PATH (any request without one).
       More can be queued while running: POST /__stub/faults with spec=...&path=...; GET /__stub/requests lists requests.

@@ -12,7 +12,7 @@ private let swiftQuery = [URLQueryItem(name: "query", value: "#swift")]
 struct RateLimitTests {
     @Test func waitsUntilTheResetPlusMarginThenRetries() async throws {
         let harness = try Harness()
-        let reset = Date().addingTimeInterval(1)
+        let reset = Date().addingTimeInterval(2)
         harness.stub.enqueue(.windowRateLimit(resetAt: reset))
         let data = try await harness.get(search, searchEndpoint, swiftQuery)
         let finished = Date()
@@ -23,7 +23,7 @@ struct RateLimitTests {
         #expect(finished >= headerReset.addingTimeInterval(fastRetry.rateLimitMargin))
         let events = harness.waits.all
         #expect(!events.isEmpty && events.allSatisfy { $0.endpoint == searchEndpoint && $0.reason == .rateLimit })
-        #expect(events.first!.secondsLeft >= 1 && events.first!.secondsLeft <= 3)
+        #expect(events.first!.secondsLeft >= 1 && events.first!.secondsLeft <= 4)
         #expect(events.last?.secondsLeft == 0)
         #expect(events.map(\.secondsLeft) == events.map(\.secondsLeft).sorted(by: >), "a countdown never goes up")
         #expect(events.first!.description.contains("retrying in"))
@@ -42,6 +42,16 @@ struct RateLimitTests {
         let countdown = harness.waits.all.map(\.secondsLeft)
         #expect(countdown.first.map { (902...903).contains($0) } == true)
         #expect(countdown.suffix(3) == [2, 1, 0])
+    }
+
+    @Test func perSecondLimitWaitsASecondNotTheWindow() async throws {
+        let virtual = VirtualClock()
+        let harness = try Harness(retry: RetryPolicy(rateLimitMargin: 0.5), clock: virtual.clock)
+        harness.stub.enqueue(.perSecondRateLimit, path: "/2/tweets/search/all")
+        _ = try await harness.get("/2/tweets/search/all", "GET /2/tweets/search/all", swiftQuery)
+        #expect(harness.stub.requests.count == 2)
+        #expect(abs(virtual.totalSlept - 1.5) < 0.01)
+        #expect(harness.waits.all.allSatisfy { $0.reason == .rateLimit })
     }
 
     @Test func aResetTooFarAwayIsReportedNotWaitedFor() async throws {

@@ -48,9 +48,13 @@ struct SettingsTests {
         let body = Data(#"{"title":"x","type":"https://api.x.com/2/problems/client-forbidden","reason":"r"}"#.utf8)
         #expect(ResponseClassifier.classify(status: 403, headers: [:], body: body, endpoint: "E")
             == .fail(.clientForbidden(endpoint: "E", reason: "r")))
-        // A 429 with requests left in the window and no body is a cap, not a window.
-        #expect(ResponseClassifier.classify(status: 429, headers: ["x-rate-limit-remaining": "3"], body: Data(), endpoint: "E")
-            == .fail(.usageCapExceeded(endpoint: "E", period: nil, detail: nil)))
+        // A 429 with requests left in the window is a per-second limit, unless the body names the usage cap.
+        let tooMany = Data(#"{"title":"Too Many Requests","type":"about:blank","status":429}"#.utf8)
+        #expect(ResponseClassifier.classify(status: 429, headers: ["x-rate-limit-remaining": "3"], body: tooMany, endpoint: "E")
+            == .waitBriefly)
+        let cap = Data(#"{"title":"UsageCapExceeded","period":"Daily"}"#.utf8)
+        #expect(ResponseClassifier.classify(status: 429, headers: ["x-rate-limit-remaining": "0"], body: cap, endpoint: "E")
+            == .fail(.usageCapExceeded(endpoint: "E", period: "Daily", detail: nil)))
         #expect(ResponseClassifier.classify(status: 429, headers: ["x-rate-limit-reset": "100"], body: Data(), endpoint: "E")
             == .waitForWindow(resetAt: Date(timeIntervalSince1970: 100)))
         #expect(ResponseClassifier.classify(status: 418, headers: [:], body: Data(), endpoint: "E")
