@@ -76,12 +76,19 @@ public final class StubServer: Sendable {
         self.port = port
         self.state = Mutex(State(acceptedTokens: [configuration.bearerToken]))
         self.routes = StubRoutes(corpus: configuration.corpus)
-        let thread = Thread { [self] in acceptLoop() }
+        // The loop holds the server weakly, so a server a test forgets to stop is freed (and its socket closed) when the
+        // test drops it.
+        let thread = Thread { [weak self, listenFD, acceptLoopDone] in
+            Self.acceptLoop(server: { self }, listenFD: listenFD, done: acceptLoopDone)
+        }
         thread.name = "XAPIStub accept"
         thread.start()
     }
 
-    deinit { stop() }
+    deinit {
+        // Not `stop()`: the last reference may be dropped on the accept thread itself, which must not wait for itself.
+        // The loop sees the server gone within 50 ms and closes the socket.
+    }
 
     /// `http://127.0.0.1:<port>`, to use as the client's base URL.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -133,16 +140,17 @@ public final class StubServer: Sendable {
 
     // MARK: Serving
 
-    private func acceptLoop() {
+    private static func acceptLoop(server: () -> StubServer?, listenFD: Int32, done: DispatchSemaphore) {
         defer {
             close(listenFD)
-            acceptLoopDone.signal()
+            done.signal()
         }
-        while !state.withLock({ $0.stopped }) {
+        while true {
+            guard let current = server(), !current.state.withLock({ $0.stopped }) else { return }
             guard StubSocket.waitReadable(listenFD, milliseconds: 50) else { continue }
             let client = accept(listenFD, nil, nil)
             guard client >= 0 else { continue }
-            let connection = Thread { [self] in serve(client) }
+            let connection = Thread { current.serve(client) }
             connection.name = "XAPIStub connection"
             connection.start()
         }

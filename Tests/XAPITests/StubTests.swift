@@ -60,6 +60,25 @@ struct StubTests {
         #expect(StubFault(spec: "429@3") != nil && StubFault(spec: "503") == .serviceUnavailable && StubFault(spec: "999") == nil)
     }
 
+    @Test func aServerNobodyHoldsClosesItsSocket() async throws {
+        var port: UInt16 = 0
+        do {
+            let stub = try StubServer()
+            port = stub.port
+        }
+        let client = XAPIClient(
+            configuration: .init(
+                settings: XAPISettings(baseURL: URL(string: "http://127.0.0.1:\(port)")!), retry: RetryPolicy(maxAttempts: 1)),
+            token: BearerToken(StubServer.defaultBearerToken))
+        var error: (any Error)?
+        for _ in 0..<50 {
+            error = await capture { _ = try await client.get("/2/tweets/search/recent", endpoint: "E", query: []) }
+            if error as? XAPIError == .network(endpoint: "E", reason: "connection refused", attempts: 1) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(error as? XAPIError == .network(endpoint: "E", reason: "connection refused", attempts: 1))
+    }
+
     @Test func timelineSendsPreviousToken() async throws {
         let harness = try Harness()
         let source = XAPISource(client: harness.client)
