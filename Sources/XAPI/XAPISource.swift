@@ -168,6 +168,23 @@ public final class XAPISource: TweetSource {
         try await cache?.cachedPage(key: Self.cacheKey(for: request), cursor: nil)?.page.newestID
     }
 
+    /// The last page of the search's cached chain (first page, then each page's `nextToken`), with the cursor it was
+    /// fetched at: after a restart, `more` continues from its `nextToken`. Nil when not even the first page is cached.
+    public func lastCachedPage(for request: SearchRequest) async throws -> (cursor: String?, page: CachedPage)? {
+        guard let cache else { return nil }
+        let key = Self.cacheKey(for: request)
+        guard var last = try await cache.cachedPage(key: key, cursor: nil) else { return nil }
+        var cursor: String?
+        var seen = Set<String>()
+        // Bounded by the tokens seen, so a cache holding a cycle cannot loop forever.
+        while let next = last.page.nextToken, seen.insert(next).inserted,
+              let page = try await cache.cachedPage(key: key, cursor: next) {
+            cursor = next
+            last = page
+        }
+        return (cursor, last)
+    }
+
     private static func searchParameters(_ request: SearchRequest) -> [URLQueryItem] {
         let size = min(max(request.pageSize, 10), request.fullArchive ? 500 : 100)
         var items = [

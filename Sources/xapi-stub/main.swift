@@ -9,7 +9,8 @@ import XAPIStub
 
 let usage = """
     usage: xapi-stub [--port N] [--token T] [--consumer-key K] [--consumer-secret S] [--rate-limit N]
-                     [--fault SPEC[,PATH]]...
+                     [--corpus FILE.jsonl] [--fault SPEC[,PATH]]...
+      --corpus serves the tweets of a JSONL collection instead of the built-in fixtures.
       SPEC: 401 403-client 403-auth 400@POS 429@SECONDS 429-v1@SECONDS 429-cap 429-second 500..599 slow@SECONDS
             truncated 404-html 404-empty close not-bearer
       Faults are used in order by the next request whose path starts with PATH (any request without one).
@@ -41,6 +42,14 @@ while let argument = arguments.popFirst() {
         let text = value()
         guard let limit = Int(text), limit > 0 else { fail("--rate-limit \(text): expected a positive number") }
         configuration.rateLimit = limit
+    case "--corpus":
+        let path = value()
+        guard let data = FileManager.default.contents(atPath: path) else { fail("--corpus \(path): cannot read the file") }
+        do {
+            configuration.corpus = try StubCorpus(jsonl: data)
+        } catch {
+            fail("--corpus \(path) \(error)")
+        }
     case "--fault":
         let text = value()
         let parts = text.split(separator: ",", maxSplits: 1).map(String.init)

@@ -62,6 +62,23 @@ struct SourceTests {
         #expect(!stale.fromCache)
     }
 
+    @Test func moreAfterARestartContinuesFromTheLastCachedPage() async throws {
+        let harness = try Harness()
+        let cache = InMemoryPageCache()
+        let request = SearchRequest(query: "#swift", pageSize: 10)
+        let before = XAPISource(client: harness.client, cache: cache)
+        let first = try await before.search(request, cursor: nil)
+        let second = try await before.search(request, cursor: first.nextToken)
+
+        let after = XAPISource(client: harness.client, cache: cache)
+        let last = try #require(try await after.lastCachedPage(for: request))
+        #expect(last.cursor == first.nextToken && last.page.page == second)
+        let third = try await after.search(request, cursor: last.page.page.nextToken)
+        #expect(third.tweets.count == 5 && third.nextToken == nil)
+        #expect(Set(first.tweets + second.tweets + third.tweets).count == 25)
+        #expect(try await after.lastCachedPage(for: SearchRequest(query: "other")) == nil)
+    }
+
     @Test func newAsksOnlyForWhatIsNewer() async throws {
         let harness = try Harness()
         let cache = InMemoryPageCache()

@@ -79,6 +79,21 @@ struct StubTests {
         #expect(error as? XAPIError == .network(endpoint: "E", reason: "connection refused", attempts: 1))
     }
 
+    @Test func corpusFromJSONLServesItsTweets() async throws {
+        let lines = [
+            #"{"data":[{"id":"11","text":"hello from jsonl","author_id":"5"}],"includes":{"users":[{"id":"5","name":"Eve","username":"eve"}]},"meta":{"result_count":1}}"#,
+            "",
+            #"{"data":{"id":"12","text":"a second hello","author_id":"5"}}"#,
+        ]
+        let corpus = try StubCorpus(jsonl: Data(lines.joined(separator: "\n").utf8))
+        #expect(corpus.tweets.map(\.id) == [11, 12] && corpus.user(username: "EVE")?.id == 5)
+        let harness = try Harness(stub: try StubServer(configuration: .init(corpus: corpus)))
+        let page = try await XAPISource(client: harness.client).search(SearchRequest(query: "hello from:eve"), cursor: nil)
+        #expect(page.tweets.map(\.id) == [12, 11])
+        let error = #expect(throws: StubCorpus.LoadError.self) { try StubCorpus(jsonl: Data("{\"data\":[]}\n{oops".utf8)) }
+        #expect(error?.line == 2)
+    }
+
     @Test func timelineSendsPreviousToken() async throws {
         let harness = try Harness()
         let source = XAPISource(client: harness.client)
