@@ -6,10 +6,11 @@
 public struct BearerToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     private let secret: String
 
-    /// Wraps a token, trimming whitespace a paste or a file may add; nil for an empty string.
+    /// Wraps a token, trimming whitespace a paste or a file may add; nil for an empty string, and for one holding
+    /// spaces, control or non-ASCII characters, which no X token has and which could forge extra header lines.
     public init?(_ value: String) {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         self.secret = trimmed
     }
 

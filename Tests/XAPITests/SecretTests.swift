@@ -63,6 +63,8 @@ struct SecretTests {
         #expect(bearer.revealForAuthorizationHeader() == token)
         assertNoToken(everyForm(of: bearer) + everyForm(of: [bearer]) + everyForm(of: Optional(bearer) as Any))
         #expect(BearerToken.mask("short") == "…")
+        #expect(BearerToken("  \(token)\n")?.revealForAuthorizationHeader() == token)
+        #expect(BearerToken("AAAA\r\nX-Injected: yes") == nil && BearerToken("AAAA token") == nil && BearerToken(" ") == nil)
         let client = XAPIClient(token: bearer)
         assertNoToken(everyForm(of: client) + everyForm(of: XAPISource(client: client)))
         #expect("\(client)".contains("AAAA…"))
