@@ -58,7 +58,14 @@ public struct CredentialStore: Sendable {
                 throw .invalidSetting("\(path) line \(number + 1): expected key=value. Run `auth` to rewrite the file.")
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            if key == "bearer_token" { return BearerToken(String(line[line.index(after: equals)...])) }
+            guard key == "bearer_token" else { continue }
+            let value = String(line[line.index(after: equals)...])
+            guard let token = BearerToken(value) else {
+                throw .invalidSetting(
+                    "\(path) line \(number + 1): the bearer token is empty or holds spaces or control characters. "
+                        + "Run `auth` to store it again.")
+            }
+            return token
         }
         return nil
     }

@@ -124,6 +124,9 @@ struct AuthTests {
         chmod(store.fileURL.path, 0o600)
         #expect(throws: XAPIError.invalidSetting(
             "\(store.fileURL.path) line 3: expected key=value. Run `auth` to rewrite the file.")) { try store.loadToken() }
+        try "bearer_token=AAAA with spaces\n".write(to: store.fileURL, atomically: true, encoding: .utf8)
+        let error = #expect(throws: XAPIError.self) { try store.loadToken() }
+        #expect(error.map { "\($0)" }?.contains("line 1: the bearer token") == true)
     }
 
     @Test func logoutRemovesTheFileAndInvalidatesBestEffort() async throws {
