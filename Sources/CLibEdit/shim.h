@@ -18,6 +18,14 @@
 #include <unistd.h>
 #include <wchar.h>
 
+// wcwidth is only declared under _XOPEN_SOURCE, which the Swift importer does not define; glibc always provides it.
+extern int wcwidth(wchar_t c);
+
+/// Terminal columns taken by `c` in the current locale; -1 for control characters.
+static inline int CLibEdit_wcwidth(wchar_t c) {
+    return wcwidth(c);
+}
+
 // MARK: - History
 
 /// A wide history with a size limit that refuses consecutive duplicates.
@@ -152,59 +160,74 @@ static inline const wchar_t *CLibEdit_el_line(EditLine *el, int *cursor, int *le
     return info->buffer;
 }
 
-// MARK: - Interrupts
-
-static volatile sig_atomic_t CLibEdit_interrupted;
-static struct sigaction CLibEdit_interrupt_previous;
-
-static void CLibEdit_interrupt_handler(int signo) {
-    (void)signo;
-    CLibEdit_interrupted = 1;
-}
-
-/// Installs a SIGINT handler that only records the signal. libedit's own handler (EL_SIGNAL) restores the terminal
-/// and re-raises the signal to this one, which interrupts el_wgets instead of ending the process.
-static inline int CLibEdit_interrupt_arm(void) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = CLibEdit_interrupt_handler;
-    sigemptyset(&action.sa_mask);
-    CLibEdit_interrupted = 0;
-    return sigaction(SIGINT, &action, &CLibEdit_interrupt_previous);
-}
-
-static inline void CLibEdit_interrupt_disarm(void) {
-    sigaction(SIGINT, &CLibEdit_interrupt_previous, NULL);
-}
-
-/// Whether SIGINT arrived since the last call; clears the record.
-static inline int CLibEdit_interrupt_take(void) {
-    int value = CLibEdit_interrupted;
-    CLibEdit_interrupted = 0;
-    return value;
-}
-
-// MARK: - Terminal guard
+// MARK: - Signal state
 
 #define CLIBEDIT_GUARD_SIGNAL_COUNT 9
 static const int CLibEdit_guard_signals[CLIBEDIT_GUARD_SIGNAL_COUNT] = {
     SIGHUP, SIGTERM, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP
 };
-static struct sigaction CLibEdit_guard_previous[CLIBEDIT_GUARD_SIGNAL_COUNT];
-static struct termios CLibEdit_guard_saved;
-static volatile sig_atomic_t CLibEdit_guard_fd = -1;
-static int CLibEdit_guard_atexit_registered;
+
+typedef struct {
+    volatile sig_atomic_t interrupted;
+    struct sigaction interrupt_previous;
+    volatile sig_atomic_t guard_fd;
+    struct termios guard_saved;
+    struct sigaction guard_previous[CLIBEDIT_GUARD_SIGNAL_COUNT];
+    int atexit_registered;
+} CLibEdit_signal_state_t;
+
+// A function-local static: the Swift importer emits it with the function, which it does not do for file-scope
+// statics in a header.
+static inline CLibEdit_signal_state_t *CLibEdit_signal_state(void) {
+    static CLibEdit_signal_state_t state = { .guard_fd = -1 };
+    return &state;
+}
+
+// MARK: - Interrupts
+
+static void CLibEdit_interrupt_handler(int signo) {
+    (void)signo;
+    CLibEdit_signal_state()->interrupted = 1;
+}
+
+/// Installs a SIGINT handler that only records the signal. libedit's own handler (EL_SIGNAL) restores the terminal
+/// and re-raises the signal to this one, which interrupts el_wgets instead of ending the process.
+static inline int CLibEdit_interrupt_arm(void) {
+    CLibEdit_signal_state_t *state = CLibEdit_signal_state();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = CLibEdit_interrupt_handler;
+    sigemptyset(&action.sa_mask);
+    state->interrupted = 0;
+    return sigaction(SIGINT, &action, &state->interrupt_previous);
+}
+
+static inline void CLibEdit_interrupt_disarm(void) {
+    sigaction(SIGINT, &CLibEdit_signal_state()->interrupt_previous, NULL);
+}
+
+/// Whether SIGINT arrived since the last call; clears the record.
+static inline int CLibEdit_interrupt_take(void) {
+    CLibEdit_signal_state_t *state = CLibEdit_signal_state();
+    int value = state->interrupted;
+    state->interrupted = 0;
+    return value;
+}
+
+// MARK: - Terminal guard
 
 static void CLibEdit_guard_restore(void) {
-    int fd = CLibEdit_guard_fd;
-    if (fd >= 0) tcsetattr(fd, TCSANOW, &CLibEdit_guard_saved);
+    CLibEdit_signal_state_t *state = CLibEdit_signal_state();
+    int fd = state->guard_fd;
+    if (fd >= 0) tcsetattr(fd, TCSANOW, &state->guard_saved);
 }
 
 static void CLibEdit_guard_handler(int signo) {
+    CLibEdit_signal_state_t *state = CLibEdit_signal_state();
     CLibEdit_guard_restore();
-    CLibEdit_guard_fd = -1;
+    state->guard_fd = -1;
     for (int i = 0; i < CLIBEDIT_GUARD_SIGNAL_COUNT; i++) {
-        if (CLibEdit_guard_signals[i] == signo) sigaction(signo, &CLibEdit_guard_previous[i], NULL);
+        if (CLibEdit_guard_signals[i] == signo) sigaction(signo, &state->guard_previous[i], NULL);
     }
     // Delivered once this handler returns, to whatever handled the signal before (usually the default action).
     raise(signo);
@@ -213,9 +236,10 @@ static void CLibEdit_guard_handler(int signo) {
 /// Remembers the terminal settings of `fd` and restores them if the process exits or dies from a fatal signal before
 /// CLibEdit_guard_end. Returns -1 when `fd` is not a terminal.
 static inline int CLibEdit_guard_begin(int fd) {
-    if (tcgetattr(fd, &CLibEdit_guard_saved) != 0) return -1;
-    if (!CLibEdit_guard_atexit_registered) {
-        CLibEdit_guard_atexit_registered = 1;
+    CLibEdit_signal_state_t *state = CLibEdit_signal_state();
+    if (tcgetattr(fd, &state->guard_saved) != 0) return -1;
+    if (!state->atexit_registered) {
+        state->atexit_registered = 1;
         atexit(CLibEdit_guard_restore);
     }
     struct sigaction action;
@@ -223,19 +247,20 @@ static inline int CLibEdit_guard_begin(int fd) {
     action.sa_handler = CLibEdit_guard_handler;
     sigemptyset(&action.sa_mask);
     for (int i = 0; i < CLIBEDIT_GUARD_SIGNAL_COUNT; i++) {
-        sigaction(CLibEdit_guard_signals[i], &action, &CLibEdit_guard_previous[i]);
+        sigaction(CLibEdit_guard_signals[i], &action, &state->guard_previous[i]);
     }
-    CLibEdit_guard_fd = fd;
+    state->guard_fd = fd;
     return 0;
 }
 
 /// Restores the saved terminal settings and the signal handlers that were there before CLibEdit_guard_begin.
 static inline void CLibEdit_guard_end(void) {
-    if (CLibEdit_guard_fd < 0) return;
+    CLibEdit_signal_state_t *state = CLibEdit_signal_state();
+    if (state->guard_fd < 0) return;
     CLibEdit_guard_restore();
-    CLibEdit_guard_fd = -1;
+    state->guard_fd = -1;
     for (int i = 0; i < CLIBEDIT_GUARD_SIGNAL_COUNT; i++) {
-        sigaction(CLibEdit_guard_signals[i], &CLibEdit_guard_previous[i], NULL);
+        sigaction(CLibEdit_guard_signals[i], &state->guard_previous[i], NULL);
     }
 }
 
