@@ -6,7 +6,6 @@ import Glibc
 /// put in a non-canonical, no-echo, no-signal mode for the duration, and restored even if the process is killed.
 enum SecretInput {
     static func read(prompt: String, input: Int32, output: Int32) throws -> ReadResult {
-        writeAll(output, prompt)
         let result = try TerminalSignals.guardingTerminal(input) { () throws -> ReadResult in
             var settings = termios()
             guard tcgetattr(input, &settings) == 0 else {
@@ -20,6 +19,8 @@ enum SecretInput {
             guard tcsetattr(input, TCSANOW, &settings) == 0 else {
                 throw LineEditorError.input(operation: "tcsetattr", errno: errno)
             }
+            // Only now, with echo off: a secret typed as soon as the prompt shows must not be echoed.
+            writeAll(output, prompt)
             var editor = SecretLineEditor()
             while true {
                 var byte: UInt8 = 0

@@ -12,6 +12,8 @@ final class PseudoTerminal {
     let pid: pid_t
     let terminalPath: String
     private let master: Int32
+    /// Our own descriptor on the terminal, to read its settings even after the program has gone.
+    private let observer: Int32
     /// Everything the program wrote.
     private var bytes: [UInt8] = []
     /// How far `waitFor` has consumed `bytes`.
@@ -35,6 +37,7 @@ final class PseudoTerminal {
         }
         self.master = master
         terminalPath = "/dev/pts/\(number)"
+        observer = open(terminalPath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
 
@@ -79,7 +82,26 @@ final class PseudoTerminal {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
+        close(observer)
         close(master)
+    }
+
+    /// The terminal's current local-mode flags (ECHO, ICANON, ISIG...).
+    var localModes: tcflag_t {
+        var settings = termios()
+        tcgetattr(observer, &settings)
+        return settings.c_lflag
+    }
+
+    /// Waits for `prompt`, then for the program to take the terminal out of canonical mode: a prompt is drawn just
+    /// before that switch, and keys typed in between would be handled by the kernel's line discipline instead.
+    func waitForPrompt(_ prompt: String, timeout seconds: Double = 10) throws {
+        try waitFor(prompt, timeout: seconds)
+        let deadline = Self.now() + seconds
+        while localModes & tcflag_t(ICANON) != 0 {
+            if Self.now() > deadline { throw Failure(description: "terminal never left canonical mode after \(prompt.debugDescription)") }
+            _ = pump(timeout: 0.005)
+        }
     }
 
     /// Types `keys` (control characters included) into the terminal.

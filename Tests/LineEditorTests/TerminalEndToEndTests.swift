@@ -36,7 +36,7 @@ struct TerminalEndToEndTests {
         // Binding ^O to our function only works if .editrc is read after the function is registered.
         let session = try Self.start(in: directory, editrc: "bind ^O tweetsh-complete\n")
         let terminal = session.terminal
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
 
         // Tab completes the only candidate and adds a space.
         terminal.type("sea\t")
@@ -44,22 +44,22 @@ struct TerminalEndToEndTests {
         terminal.type("from:jack\r")
         try terminal.waitFor("got: [search from:jack]")
 
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
         terminal.type("show 42\r")
         try terminal.waitFor("got: [show 42]")
 
         // A sensitive line is returned to the program but never recorded.
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
         terminal.type("auth SECRET-TOKEN-123\r")
         try terminal.waitFor("got: [auth SECRET-TOKEN-123]")
 
         // Ctrl-C discards the partial line and a fresh prompt follows; the program keeps running.
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
         terminal.type("discard me")
         try terminal.waitFor("discard me")
         terminal.type("\u{03}")
         try terminal.waitFor("interrupted")
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
 
         // ^R searches history incrementally; Enter accepts the match.
         terminal.type("\u{12}")
@@ -69,14 +69,14 @@ struct TerminalEndToEndTests {
         try terminal.waitFor("got: [search from:jack]")
 
         // Several candidates: the common prefix is inserted and the candidates listed; ^O comes from .editrc.
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
         terminal.type("show @j\u{0F}")
         try terminal.waitFor("@jack  @jane")
         terminal.type("n\t\r")
         try terminal.waitFor("got: [show @jane ]")
 
         // Completion in the middle of a line, after a resize: the word before the cursor is completed in place.
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
         terminal.resize(columns: 40, rows: 20)
         terminal.type("#swiftl more")
         try terminal.waitFor("more")
@@ -86,11 +86,11 @@ struct TerminalEndToEndTests {
         try terminal.waitFor("got: [#swiftlang more]")
 
         // ^W deletes the previous word; accents and CJK go through the wide-character API.
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
         terminal.type("café 日本 drop\u{17}語\r")
         try terminal.waitFor("got: [café 日本 語]")
 
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
         terminal.type("\u{04}")
         try terminal.waitFor("end of input")
         let status = try terminal.waitForExit()
@@ -111,12 +111,13 @@ struct TerminalEndToEndTests {
         let directory = TemporaryDirectory()
         let session = try Self.start(in: directory)
         let terminal = session.terminal
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
         terminal.type("secret\r")
         try terminal.waitFor("token: ")
+        #expect(terminal.localModes & tcflag_t(ECHO) == 0, "echo is off once the secret prompt shows")
         terminal.type("hunter2x\u{7F}\r")
         try terminal.waitFor("secret: 7 characters")
-        try terminal.waitFor(Self.prompt)
+        try terminal.waitForPrompt(Self.prompt)
         terminal.type("\u{04}")
         _ = try terminal.waitForExit()
         #expect(!terminal.output.contains("hunter2"))
@@ -130,30 +131,17 @@ struct TerminalEndToEndTests {
             let directory = TemporaryDirectory()
             let session = try Self.start(in: directory)
             let terminal = session.terminal
-            // Hold the terminal open ourselves so its settings can be read after the program is gone.
-            let observer = open(terminal.terminalPath, O_RDWR | O_NOCTTY)
-            try #require(observer >= 0)
-            defer { close(observer) }
-            try terminal.waitFor(Self.prompt)
+            try terminal.waitForPrompt(Self.prompt)
             if !keys.isEmpty {
                 terminal.type(keys)
                 try terminal.waitFor("token: ")
             }
-            // The prompt is drawn just before the terminal leaves canonical mode, so give the switch a moment.
-            var editing = termios()
-            for _ in 0..<200 {
-                tcgetattr(observer, &editing)
-                if editing.c_lflag & tcflag_t(ECHO | ICANON) != tcflag_t(ECHO | ICANON) { break }
-                usleep(10_000)
-            }
-            #expect(editing.c_lflag & tcflag_t(ECHO | ICANON) != tcflag_t(ECHO | ICANON), "the editor switched modes")
+            #expect(terminal.localModes & tcflag_t(ECHO | ICANON) != tcflag_t(ECHO | ICANON), "the editor switched modes")
 
             kill(terminal.pid, SIGTERM)
             let status = try terminal.waitForExit()
             #expect(status & 0x7F == SIGTERM, "killed by SIGTERM, status \(status)")
-            var restored = termios()
-            tcgetattr(observer, &restored)
-            #expect(restored.c_lflag & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON), "keys: \(keys.debugDescription)")
+            #expect(terminal.localModes & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON), "keys: \(keys.debugDescription)")
         }
     }
 
@@ -162,13 +150,15 @@ struct TerminalEndToEndTests {
         let directory = TemporaryDirectory()
         let first = try Self.start(in: directory)
         let second = try Self.start(in: directory)
-        try first.terminal.waitFor(Self.prompt)
-        try second.terminal.waitFor(Self.prompt)
+        try first.terminal.waitForPrompt(Self.prompt)
+        try second.terminal.waitForPrompt(Self.prompt)
         for round in 1...3 {
             first.terminal.type("first \(round)\r")
             try first.terminal.waitFor("got: [first \(round)]")
+            try first.terminal.waitForPrompt(Self.prompt)
             second.terminal.type("second \(round)\r")
             try second.terminal.waitFor("got: [second \(round)]")
+            try second.terminal.waitForPrompt(Self.prompt)
         }
         first.terminal.type("\u{04}")
         second.terminal.type("\u{04}")
