@@ -2,7 +2,8 @@
 //
 // It completes a fixed word list, keeps history at the default path (honouring XDG_STATE_HOME), treats lines starting
 // with "auth " as sensitive, and reads a secret without echo after the line "secret". Every result is reported on its
-// own line so a test can follow along.
+// own line so a test can follow along. Completing the word "!crash" traps inside the completion callback, so a test
+// can check that the terminal is restored when the process dies mid-edit.
 import Glibc
 import LineEditor
 
@@ -11,7 +12,8 @@ let words = ["search", "show", "source", "status", "more", "quit", "#swift", "#s
 func run() throws {
     let history = try History(path: History.defaultPath(), isSensitive: { $0.hasPrefix("auth ") })
     let configuration = LineReaderConfiguration(history: history, completion: { request in
-        words.filter { $0.hasPrefix(request.word) }
+        if request.word == "!crash" { fatalError("crash requested from the completion callback") }
+        return words.filter { $0.hasPrefix(request.word) }
     })
     let reader = try LineReaders.standard(configuration)
     while true {

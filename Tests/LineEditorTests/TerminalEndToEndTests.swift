@@ -13,20 +13,23 @@ struct TerminalEndToEndTests {
         let historyPath: String
     }
 
-    static func start(in directory: TemporaryDirectory, editrc: String? = nil, columns: UInt16 = 80) throws -> Session {
+    static func start(
+        in directory: TemporaryDirectory, editrc: String? = nil, extraEnvironment: [String: String] = [:]
+    ) throws -> Session {
         let demo = builtProductsDirectory() + "/lineeditor-demo"
         try #require(access(demo, X_OK) == 0, "build the demo first: swift build --product lineeditor-demo (looked for \(demo))")
         let home = directory.file("home")
         mkdir(home, 0o700)
         if let editrc { writeTextFile(home + "/.editrc", editrc) }
         let state = directory.file("state")
-        let terminal = try PseudoTerminal(executable: demo, environment: [
+        let environment = [
             "HOME": home,
             "XDG_STATE_HOME": state,
             "TERM": "xterm",
             "LANG": "C.UTF-8",
             "PATH": "/usr/bin:/bin",
-        ], columns: columns)
+        ].merging(extraEnvironment) { $1 }
+        let terminal = try PseudoTerminal(executable: demo, environment: environment)
         return Session(terminal: terminal, historyPath: state + "/tweetsh/history")
     }
 
@@ -143,6 +146,21 @@ struct TerminalEndToEndTests {
             #expect(status & 0x7F == SIGTERM, "killed by SIGTERM, status \(status)")
             #expect(terminal.localModes & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON), "keys: \(keys.debugDescription)")
         }
+    }
+
+    @Test("the terminal is restored when the program traps inside a completion callback")
+    func restoresTerminalOnCrash() throws {
+        let directory = TemporaryDirectory()
+        // The Swift backtracer still runs (our handler chains to it), but must not wait for a key on the terminal.
+        let session = try Self.start(in: directory, extraEnvironment: ["SWIFT_BACKTRACE": "interactive=no"])
+        let terminal = session.terminal
+        try terminal.waitForPrompt(Self.prompt)
+        terminal.type("!crash\t")
+        let status = try terminal.waitForExit(timeout: 60)
+        #expect(terminal.output.contains("crash requested"))
+        let signal = status & 0x7F
+        #expect(signal == SIGILL || signal == SIGTRAP, "died from a trap, status \(status)")
+        #expect(terminal.localModes & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON))
     }
 
     @Test("two shells at once keep each other's lines")
