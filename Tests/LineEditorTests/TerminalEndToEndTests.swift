@@ -78,13 +78,23 @@ struct TerminalEndToEndTests {
         terminal.type("n\t\r")
         try terminal.waitFor("got: [show @jane ]")
 
-        // Completion in the middle of a line, after a resize: the word before the cursor is completed in place.
+        // Window resizes are followed: at 80 columns the four s-words fit one row, at 20 the list has two columns.
         try terminal.waitForPrompt(Self.prompt)
-        terminal.resize(columns: 40, rows: 20)
-        terminal.type("#swiftl more")
+        terminal.type("s\t")
+        try terminal.waitFor("search  show    source  status")
+        terminal.resize(columns: 20, rows: 20)
+        terminal.type("\u{15}s\t")
+        try terminal.waitFor("search  source")
+        try terminal.waitFor("show    status")
+        terminal.resize(columns: 80, rows: 24)
+        terminal.type("\u{15}s\t")
+        try terminal.waitFor("search  show    source  status")
+        // Completion in the middle of a line: the word before the cursor is completed in place.
+        terminal.type("\u{15}#swiftl more")
         try terminal.waitFor("more")
         terminal.type("\u{01}" + String(repeating: "\u{06}", count: 7) + "\t")
-        try terminal.waitFor("#swiftlang")
+        // libedit draws the insertion with an insert-characters escape, so only the new text appears.
+        try terminal.waitFor("ang")
         terminal.type("\r")
         try terminal.waitFor("got: [#swiftlang more]")
 
@@ -92,6 +102,14 @@ struct TerminalEndToEndTests {
         try terminal.waitForPrompt(Self.prompt)
         terminal.type("café 日本 drop\u{17}語\r")
         try terminal.waitFor("got: [café 日本 語]")
+
+        // Ctrl-Z is a key while editing; here it cannot stop the program (its process group is orphaned, so the
+        // kernel discards SIGTSTP), and editing must carry on afterwards.
+        try terminal.waitForPrompt(Self.prompt)
+        terminal.type("ab\u{1A}")
+        try terminal.waitForPrompt("ab")
+        terminal.type("cd\r")
+        try terminal.waitFor("got: [abcd]")
 
         try terminal.waitForPrompt(Self.prompt)
         terminal.type("\u{04}")
@@ -103,7 +121,7 @@ struct TerminalEndToEndTests {
         #expect(!output.contains("discard me]"), "the interrupted line must not be delivered")
         let history = try History(path: session.historyPath)
         #expect(history.entries == [
-            "search from:jack", "show 42", "search from:jack", "show @jane ", "#swiftlang more", "café 日本 語",
+            "search from:jack", "show 42", "search from:jack", "show @jane ", "#swiftlang more", "café 日本 語", "abcd",
         ])
         #expect(permissions(of: session.historyPath) == 0o600)
         #expect(readTextFile(session.historyPath)?.contains("SECRET-TOKEN") == false)
