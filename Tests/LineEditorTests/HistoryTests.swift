@@ -100,6 +100,18 @@ struct HistoryTests {
         #expect(!lock.contains(secret))
     }
 
+    @Test("sensitive lines already in the file are dropped on load and scrubbed on the next write")
+    func sensitiveInFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("history")
+        writeTextFile(path, "_HiStOrY_V2_\nsearch\\040x\nauth\\040OLDSECRET\nshow\\0401\n", mode: 0o600)
+        let history = try History(path: path, isSensitive: { $0.hasPrefix("auth ") })
+        #expect(history.entries == ["search x", "show 1"])
+        try history.add("more")
+        #expect(readTextFile(path)?.contains("OLDSECRET") == false)
+        #expect(try History(path: path).entries == ["search x", "show 1", "more"])
+    }
+
     @Test("the file and its directory are private")
     func permissionsArePrivate() throws {
         let directory = TemporaryDirectory()
