@@ -8,6 +8,9 @@ struct TerminalEndToEndTests {
     static let prompt = "\u{1B}[1;34mdemo\u{1B}[0m> "
 
     /// A demo process with its own HOME and XDG_STATE_HOME, and its history file.
+    ///
+    /// No LANG or LC_* is passed, so the demo starts in the C locale and LineEditor must switch LC_CTYPE to UTF-8 itself
+    /// for the accented and CJK input below to survive.
     struct Session {
         let terminal: PseudoTerminal
         let historyPath: String
@@ -26,7 +29,6 @@ struct TerminalEndToEndTests {
             "HOME": home,
             "XDG_STATE_HOME": state,
             "TERM": "xterm",
-            "LANG": "C.UTF-8",
             "PATH": "/usr/bin:/bin",
         ].merging(extraEnvironment) { $1 }
         let terminal = try PseudoTerminal(executable: demo, environment: environment)
