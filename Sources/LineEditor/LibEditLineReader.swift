@@ -14,11 +14,15 @@ private let readerIsOpen = Atomic<Bool>(false)
 public final class LibEditLineReader: LineReader {
     /// The history recalled with the arrow keys and ^R, and recorded into when `recordsHistory` is set.
     public let history: History?
+    /// Always true: this reader only runs on a terminal.
+    public var isInteractive: Bool { true }
 
     private let editor: OpaquePointer
     private let context: EditorContext
     private let recordsHistory: Bool
     private let historyWarning: (LineEditorError) -> Void
+    /// The last history failure reported, so a read-only disk does not repeat the same warning after every line.
+    private var lastHistoryFailure: LineEditorError?
 
     /// Opens libedit on the process's standard input and output.
     ///
@@ -79,8 +83,10 @@ public final class LibEditLineReader: LineReader {
         if recordsHistory, let history {
             do {
                 try history.add(line)
+                lastHistoryFailure = nil
             } catch let error as LineEditorError {
-                historyWarning(error)
+                if error != lastHistoryFailure { historyWarning(error) }
+                lastHistoryFailure = error
             }
         }
         return .line(line)

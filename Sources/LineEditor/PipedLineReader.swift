@@ -8,6 +8,8 @@ import Glibc
 public final class PipedLineReader: LineReader {
     /// The history given at creation; piped input is not recorded into it.
     public let history: History?
+    /// Always false: nobody is typing at a pipe.
+    public var isInteractive: Bool { false }
 
     private let fileDescriptor: Int32
     private var buffer = LineBuffer()

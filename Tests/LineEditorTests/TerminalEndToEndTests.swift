@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 @testable import LineEditor
@@ -181,6 +182,27 @@ struct TerminalEndToEndTests {
         let signal = status & 0x7F
         #expect(signal == SIGILL || signal == SIGTRAP, "died from a trap, status \(status)")
         #expect(terminal.localModes & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON))
+    }
+
+    @Test("a history file that cannot be written is reported once, and lines still arrive")
+    func unwritableHistory() throws {
+        let directory = TemporaryDirectory()
+        // A directory where the lock file belongs makes every save fail, even for root.
+        let stateDirectory = directory.file("state/tweetsh")
+        try HistoryFile.createParentDirectory(of: stateDirectory + "/history")
+        mkdir(stateDirectory + "/history.lock", 0o700)
+        let session = try Self.start(in: directory)
+        let terminal = session.terminal
+        for line in ["one", "two", "three"] {
+            try terminal.waitForPrompt(Self.prompt)
+            terminal.type(line + "\r")
+            try terminal.waitFor("got: [\(line)]")
+        }
+        try terminal.waitForPrompt(Self.prompt)
+        terminal.type("\u{04}")
+        #expect(try terminal.waitForExit() == 0)
+        let warnings = terminal.output.components(separatedBy: "history: cannot open").count - 1
+        #expect(warnings == 1, "output: \(terminal.output.debugDescription)")
     }
 
     @Test("two shells at once keep each other's lines")
