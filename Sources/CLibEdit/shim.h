@@ -4,9 +4,9 @@
 // Shims for the parts of libedit Swift cannot call directly: the variadic el_set/el_get/history_w, the stdio
 // streams el_init wants, and signal handlers that must be plain C to be async-signal-safe.
 //
-// The signal state below lives in `static` variables. Every Swift file that calls one of these functions gets its own
-// copy of them, so LineEditor calls the CLibEdit_interrupt_* and CLibEdit_guard_* functions from one Swift file only
-// (TerminalSignals.swift).
+// The signal state below lives in a function-local `static`. Every Swift file that calls these functions gets its own
+// copy of it, so LineEditor calls the CLibEdit_interrupt_*, CLibEdit_resize_* and CLibEdit_guard_* functions from one
+// Swift file only (TerminalSignals.swift).
 
 #include <histedit.h>
 #include <errno.h>
