@@ -180,6 +180,21 @@ struct HistoryTests {
         }
     }
 
+    @Test("entries that are not valid UTF-8 are skipped without crashing")
+    func invalidBytes() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("history")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let bytes: [UInt8] = Array("_HiStOrY_V2_\nfirst\n".utf8) + [0xFF, 0xFE, 0x20, 0x62, 0x0A]
+            + Array("\\M-\\377x\nlast\n".utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let history = try History(path: path)
+        #expect(history.entries == ["first", "last"])
+        try history.add("new")
+        #expect(try History(path: path).entries == ["first", "last", "new"])
+    }
+
     @Test("a file that is not libedit history is reported and left alone")
     func foreignFile() throws {
         let directory = TemporaryDirectory()
