@@ -16,7 +16,7 @@ public final class PipedLineReader: LineReader {
     private var atEnd = false
 
     /// Reads from `fileDescriptor` (standard input by default), which the reader does not close.
-    public init(fileDescriptor: Int32 = STDIN_FILENO, history: History? = nil) {
+    public init(fileDescriptor: Int32 = 0, history: History? = nil) {
         self.fileDescriptor = fileDescriptor
         self.history = history
     }
