@@ -81,6 +81,18 @@ public enum TwitterDate {
 
     /// Prints API v2's form with milliseconds, `2021-11-15T18:00:00.000Z`, as exports need it.
     public static func formatISO8601(_ date: Date) -> String {
+        let f = utcFields(date)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        return "\(pad(f.year, 4))-\(pad(f.month, 2))-\(pad(f.day, 2))T\(pad(f.hour, 2)):\(pad(f.minute, 2))"
+            + ":\(pad(f.second, 2)).\(pad(f.millisecond, 3))Z"
+    }
+
+    /// The UTC calendar fields of a date, to the millisecond (rounded).
+    static func utcFields(_ date: Date)
+        -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64) {
         let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var seconds = totalMilliseconds / 1000
         var milliseconds = totalMilliseconds % 1000
@@ -95,12 +107,7 @@ public enum TwitterDate {
             days -= 1
         }
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay % 3600 / 60, 2))"
-            + ":\(pad(secondOfDay % 60, 2)).\(pad(milliseconds, 3))Z"
+        return (year, month, day, secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60, milliseconds)
     }
 
     /// Prints v1.1's form, `Fri Jul 12 23:40:37 +0000 2019`.

@@ -278,7 +278,7 @@ public struct DemoPageIterator: IteratorProtocol {
         text.append(" ")
         let start = text.count
         text.append(short)
-        let display = expanded.replacingOccurrences(of: "https://", with: "")
+        let display = expanded.hasPrefix("https://") ? String(expanded.dropFirst(8)) : expanded
         tweet.entities.urls.append(URLEntity(start: start, end: text.count, url: short, expandedURL: expanded,
                                              displayURL: display.count > 28 ? String(display.prefix(27)) + "…" : display))
     }
@@ -333,6 +333,7 @@ struct TextBuilder {
 
     mutating func append(_ piece: String) {
         text += piece
-        count += piece.unicodeScalars.count
+        // Code points are the UTF-8 bytes that do not continue a sequence; cheaper than walking unicodeScalars.
+        count += piece.utf8.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 }
