@@ -3,8 +3,9 @@ import TweetKit
 
 /// The `tweetkit` suite: how fast collections decode and the demo corpus generates, in tweets per second.
 ///
-/// `tweetsh-bench tweetkit [tweets]` (default 100,000). Decoding is most of an import's cost, so the figure to
-/// watch is `decode.twarc2`; the Foundation figures beside it show what the hand-written parser buys.
+/// `tweetsh-bench tweetkit [tweets] [id-prefix]` (default 100,000 tweets, every measurement). Decoding is most of
+/// an import's cost, so the figure to watch is `decode.twarc2`; the Foundation figures beside it show what the
+/// hand-written decoder buys.
 enum TweetKitSuite: BenchSuite {
     static let name = "tweetkit"
 
@@ -12,17 +13,23 @@ enum TweetKitSuite: BenchSuite {
         let count = arguments.first.flatMap(Int.init) ?? 100_000
         // An optional second argument keeps only the measurements whose id starts with it (for profiling one).
         let only = arguments.dropFirst().first ?? ""
-        func wanted(_ id: String) -> Bool { id.hasPrefix(only) }
         var figures: [Figure] = []
-        func add(_ id: String, _ value: Double, _ unit: String, _ label: String) {
-            figures.append(Figure(suite: name, id: id, value: value, unit: unit, label: label))
+
+        /// Times `body` (which handles `tweets` tweets) by wall clock and by CPU time; the machine is shared,
+        /// so the CPU figure is the steadier one.
+        func measure(_ id: String, tweets: Int, runs: Int = 5, _ label: String, _ body: () throws -> Int) rethrows {
+            guard id.hasPrefix(only) else { return }
+            let wall = try Measure.medianNanoseconds(runs: runs, body).median
+            let cpu = try medianCPU(runs: runs, body)
+            figures.append(Figure(suite: name, id: id, value: Double(tweets) / (wall / 1e9), unit: "tweets/s", label: label))
+            figures.append(Figure(suite: name, id: id + ".cpu", value: Double(tweets) / (cpu / 1e9), unit: "tweets/cpu-s",
+                                  label: "same, per second of CPU time"))
         }
 
-        // Generate the corpus as twarc2 JSONL lines in memory.
         let corpus = DemoCorpus(seed: 42, tweetCount: count, pageSize: 100)
         var lines: [Data] = []
         var exporter = PageExporter(format: .twarc2JSONL)
-        let generation = Measure.medianNanoseconds(runs: wanted("generate") ? 3 : 1) {
+        func generate() -> Int {
             lines.removeAll(keepingCapacity: true)
             var total = 0
             for page in corpus {
@@ -33,70 +40,45 @@ enum TweetKitSuite: BenchSuite {
             }
             return total
         }
+        _ = generate()
+        measure("generate.twarc2", tweets: count, runs: 3, "demo corpus → twarc2 JSONL in memory", generate)
         let bytes = lines.reduce(0) { $0 + $1.count }
-        add("generate.twarc2", Double(count) / (generation.median / 1e9), "tweets/s", "demo corpus → twarc2 JSONL in memory")
-        add("line.bytes", Double(bytes) / Double(lines.count), "bytes", "mean twarc2 line (100 tweets with includes)")
+        figures.append(Figure(suite: name, id: "line.bytes", value: Double(bytes) / Double(lines.count), unit: "bytes",
+                              label: "mean twarc2 line (100 tweets with includes)"))
 
-        if wanted("decode.twarc2") {
-        let decode = try Measure.medianNanoseconds(runs: 5) {
+        try measure("decode.twarc2", tweets: count, "CollectionLineDecoder, twarc2 raw lines") {
             var tweets = 0
             for line in lines { tweets += try CollectionLineDecoder.decode(line: line)?.tweets.count ?? 0 }
             return tweets
         }
-        add("decode.twarc2", Double(count) / (decode.median / 1e9), "tweets/s", "CollectionLineDecoder, twarc2 raw lines")
-        add("decode.twarc2.mbps", Double(bytes) / (decode.median / 1e9) / 1e6, "MB/s", "same, input bytes")
-        let decodeCPU = try medianCPU(runs: 5) {
-            var tweets = 0
-            for line in lines { tweets += try CollectionLineDecoder.decode(line: line)?.tweets.count ?? 0 }
-            return tweets
-        }
-        add("decode.twarc2.cpu", Double(count) / (decodeCPU / 1e9), "tweets/cpu-s", "same, per second of CPU time")
-        }
-
-        if wanted("parse.tree") {
-        let parseOnly = try Measure.medianNanoseconds(runs: 5) {
+        try measure("parse.tree", tweets: count, "JSONParser alone: the general tree, no mapping") {
             var members = 0
             for line in lines { members += try JSONParser.parse(line).object?.members.count ?? 0 }
             return members
         }
-        add("parse.tree", Double(count) / (parseOnly.median / 1e9), "tweets/s", "JSONParser alone (tree, no mapping)")
-        }
-
-        if wanted("parse.jsonserialization") {
-        let serialization = try Measure.medianNanoseconds(runs: 3) {
+        try measure("parse.jsonserialization", tweets: count, runs: 3, "Foundation JSONSerialization, parse only") {
             var members = 0
-            for line in lines {
-                members += (try JSONSerialization.jsonObject(with: line) as? [String: Any])?.count ?? 0
-            }
+            for line in lines { members += (try JSONSerialization.jsonObject(with: line) as? [String: Any])?.count ?? 0 }
             return members
         }
-        add("parse.jsonserialization", Double(count) / (serialization.median / 1e9), "tweets/s",
-            "Foundation JSONSerialization, parse only (for comparison)")
-        }
-
-        if wanted("decode.jsondecoder") {
         let decoder = JSONDecoder()
-        let codable = try Measure.medianNanoseconds(runs: 3) {
+        try measure("decode.jsondecoder", tweets: count, runs: 3, "Foundation JSONDecoder into Codable mirrors of the same fields") {
             var tweets = 0
             for line in lines { tweets += try decoder.decode(CodablePage.self, from: line).data?.count ?? 0 }
             return tweets
         }
-        add("decode.jsondecoder", Double(count) / (codable.median / 1e9), "tweets/s",
-            "Foundation JSONDecoder into Codable mirrors of the same fields (for comparison)")
-        }
 
-        if wanted("decode.flattened") {
         var flat = PageExporter(format: .flattenedJSONL)
         var flatLines: [Data] = []
-        for page in corpus.prefix(max(1, count / 100)) {
-            for line in flat.encode(page).split(separator: "\n") { flatLines.append(Data(line.utf8)) }
+        if "decode.flattened".hasPrefix(only) {
+            for page in corpus.prefix(max(1, count / 1000)) {
+                for line in flat.encode(page).split(separator: "\n") { flatLines.append(Data(line.utf8)) }
+            }
         }
-        let flatDecode = try Measure.medianNanoseconds(runs: 5) {
+        try measure("decode.flattened", tweets: flatLines.count, "CollectionLineDecoder, flattened lines") {
             var tweets = 0
             for line in flatLines { tweets += try CollectionLineDecoder.decode(line: line)?.tweets.count ?? 0 }
             return tweets
-        }
-        add("decode.flattened", Double(flatLines.count) / (flatDecode.median / 1e9), "tweets/s", "CollectionLineDecoder, flattened lines")
         }
         return figures
     }

@@ -32,6 +32,7 @@ public struct SnowflakeID: Hashable, Comparable, Sendable, CustomStringConvertib
     /// The decimal string form the API uses.
     public var description: String { String(rawValue) }
 
+    /// Numeric order, which for snowflakes is creation order.
     public static func < (lhs: SnowflakeID, rhs: SnowflakeID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
