@@ -184,6 +184,15 @@ import Testing
         #expect(try CollectionLineDecoder.decode(line: Fixtures.onlyErrors.data) == nil)
     }
 
+    @Test func byteOrderMarkAndFlattenedUsers() throws {
+        let marked = Data([0xEF, 0xBB, 0xBF]) + Data(Fixtures.twarcRawLine.utf8)
+        #expect(try CollectionLineDecoder.decode(line: marked)?.tweets.map(\.id) == [30])
+        let user = #"{"id":"12","username":"zed","name":"Zed","url":""}"#
+        let page = try #require(try CollectionLineDecoder.decode(line: Data(user.utf8)))
+        #expect(page.tweets.isEmpty)
+        #expect(page.users.map(\.username) == ["zed"])
+    }
+
     @Test func mixedFileIsDetectedLineByLine() throws {
         let file = [Fixtures.twarcRawLine, "", Fixtures.emptyPage, Fixtures.twarcFlatLine, Fixtures.singleTweet.replacingOccurrences(of: "\n", with: " ")]
         let ids = try file.compactMap { try CollectionLineDecoder.decode(line: $0.data) }.flatMap(\.tweets).map(\.id)
