@@ -30,6 +30,7 @@ public enum CollectionLineDecoder {
             if start == bytes.count { return .blank }
             // Most lines of a big collection are twarc2 pages: try the direct path before building a tree.
             if let fast = FastPageDecoder.decode(bytes) { return .fast(fast.hasData ? fast.page : nil) }
+            if let flattened = FastPageDecoder.decodeFlattened(bytes) { return .fast(flattened) }
             return .tree(Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(bytes) })
         }
         let parsed: Result<JSONValue, JSONParseError>
