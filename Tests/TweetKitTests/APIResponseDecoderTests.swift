@@ -165,6 +165,14 @@ import Testing
         }
     }
 
+    @Test func backwardsEntitySpansAreDropped() throws {
+        let body = ##"{"data":[{"id":"5","text":"#a #b","entities":{"hashtags":[{"start":3,"end":1,"tag":"a"},{"start":-1,"end":2,"tag":"x"},{"start":3,"end":5,"tag":"b"}]}}]}"##
+        let fast = try APIResponseDecoder.decodePage(from: body.data)
+        let tree = try APIResponseDecoder.decodePage(from: try JSONParser.parse(body.data))
+        #expect(fast.tweets[0].entities.hashtags == [Hashtag(start: 3, end: 5, tag: "b")])
+        #expect(tree == fast)
+    }
+
     @Test func longPostsUseNoteTweetText() throws {
         let body = #"{"data":{"id":"5","text":"short…","note_tweet":{"text":"the whole long post"}}}"#
         #expect(try APIResponseDecoder.decodePage(from: body.data).tweets[0].text == "the whole long post")

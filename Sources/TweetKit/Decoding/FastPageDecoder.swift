@@ -215,7 +215,7 @@ enum FastPageDecoder {
                         else if key == "tag" { tag = try scanner.readString() }
                         else { try scanner.skipValue() }
                     }
-                    guard let start, let end, let tag else { return }
+                    guard let start, let end, 0 <= start, start <= end, let tag else { return }
                     if isHashtag {
                         entities.hashtags.append(Hashtag(start: start, end: end, tag: tag))
                     } else {
@@ -232,7 +232,7 @@ enum FastPageDecoder {
                         else if key == "id" { id = try scanner.readID() }
                         else { try scanner.skipValue() }
                     }
-                    guard let start, let end, let username else { return }
+                    guard let start, let end, 0 <= start, start <= end, let username else { return }
                     entities.mentions.append(Mention(start: start, end: end, username: username, id: id))
                 }
             } else if key == "urls" {
@@ -246,7 +246,7 @@ enum FastPageDecoder {
                         else if key == "display_url" { display = try scanner.readString() }
                         else { try scanner.skipValue() }
                     }
-                    guard let start, let end, let url else { return }
+                    guard let start, let end, 0 <= start, start <= end, let url else { return }
                     entities.urls.append(URLEntity(start: start, end: end, url: url, expandedURL: expanded, displayURL: display))
                 }
             } else {

@@ -44,7 +44,8 @@ enum V2Objects {
     static func entities(_ value: JSONValue) -> TweetEntities {
         var entities = TweetEntities()
         func span(_ item: JSONValue) -> (Int, Int)? {
-            guard let start = item["start"]?.int, let end = item["end"]?.int else { return nil }
+            // A span that runs backwards would trap whoever slices the text with it; such entities are dropped.
+            guard let start = item["start"]?.int, let end = item["end"]?.int, 0 <= start, start <= end else { return nil }
             return (start, end)
         }
         if let hashtags = value["hashtags"]?.array {
