@@ -71,6 +71,13 @@ import Testing
         #expect(retweet.displayText(in: bare) == retweet.text)
     }
 
+    @Test func displayTextCanExpandLinks() throws {
+        let page = try APIResponseDecoder.decodePage(from: Fixtures.searchPage.data)
+        let text = page.tweets[0].displayText(in: page, expandingLinks: true)
+        #expect(text == "😀 #food @bob https://example.com/fish Fish & chips <3")
+        #expect(page.tweets[0].displayText(in: page, expandingLinks: false) == page.tweets[0].displayText(in: page))
+    }
+
     @Test func usersUpgradeHTTPImagesAndTreatEmptyURLAsUnset() throws {
         let page = try APIResponseDecoder.decodePage(from: Fixtures.searchPage.data)
         let alice = try #require(page.user(2244994945))

@@ -144,6 +144,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(throws: DecodingProblem.self) { try ArchiveReader(url: folder) }
         #expect(throws: DecodingProblem.self) { try ArchiveReader(url: folder.appendingPathComponent("missing")) }
+        let zip = folder.appendingPathComponent("twitter-2023.zip")
+        try Data("PK".utf8).write(to: zip)
+        do {
+            _ = try ArchiveReader(url: zip)
+            Issue.record("a zip file opened")
+        } catch let problem as DecodingProblem {
+            #expect(problem.message.contains("unzip"))
+        }
         try write("[1,2,3]", "tweets.js")
         var reader = try ArchiveReader(url: folder).makePageReader()
         #expect(throws: DecodingProblem.self) { try reader.next() }
