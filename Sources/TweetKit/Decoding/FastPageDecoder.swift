@@ -15,6 +15,7 @@ enum FastPageDecoder {
         var page = Page()
         var sawData = false
         var sawMetaOrErrors = false
+        var legacyErrors = false
         do {
             try scanner.members { scanner, key in
                 if key == "data" {
@@ -29,7 +30,9 @@ enum FastPageDecoder {
                     try meta(&scanner, into: &page)
                 } else if key == "errors" {
                     sawMetaOrErrors = true
-                    page.errors = V2Objects.partialErrors(try scanner.value(depth: 0))
+                    let errors = try scanner.value(depth: 0)
+                    legacyErrors = V2Objects.isLegacyErrorList(errors.array ?? [])
+                    page.errors = V2Objects.partialErrors(errors)
                 } else if key == "statuses" || key == "id" || key == "id_str" || key == "text" || key == "title" {
                     throw Bail()
                 } else {
@@ -37,7 +40,8 @@ enum FastPageDecoder {
                 }
             }
             scanner.skipWhitespace()
-            guard scanner.index == bytes.count, sawData || sawMetaOrErrors else { return nil }
+            // An error response (v1.1-style errors and no data) is the tree decoder's to report.
+            guard scanner.index == bytes.count, sawData || sawMetaOrErrors, sawData || !legacyErrors else { return nil }
         } catch {
             return nil
         }
