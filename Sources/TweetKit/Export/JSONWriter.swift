@@ -1,13 +1,13 @@
 import Foundation
 
-/// Appends JSON text to a byte buffer.
+/// The byte buffer exports are written into: the API v2 shapes (tweets, users, media) as JSON, and CSV rows.
 ///
 /// Exports and the demo generator write millions of tweets, so this writes bytes directly instead of building
-/// dictionaries for `JSONSerialization`. Callers are responsible for well-formed nesting; `comma()` tracking is
-/// explicit to keep the hot path branch-light.
+/// dictionaries for `JSONSerialization`. It has value semantics (copy on write); the structural writers are internal
+/// and each writes a complete, well-formed value.
 public struct JSONWriter {
     /// Growable bytes. `[UInt8].append(contentsOf:)` costs tens of nanoseconds per call, and a tweet is written in
-    /// about a hundred small pieces, so the writer manages its own memory and copies pieces with `memcpy`.
+    /// about a hundred small pieces, so the writer manages its own memory and copies pieces itself.
     final class Storage {
         var pointer: UnsafeMutablePointer<UInt8>
         var count = 0
