@@ -18,6 +18,9 @@ public struct ArchiveReader: Sendable {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw DecodingProblem("no such file or folder: \(url.path)")
         }
+        if !isDirectory.boolValue && url.pathExtension.lowercased() == "zip" {
+            throw DecodingProblem("\(url.path) is the zipped archive: unzip it and open the folder it makes")
+        }
         let dataFolder: URL
         var explicitFile: URL?
         if isDirectory.boolValue {
@@ -174,9 +177,10 @@ public struct ArchivePageReader {
                 continue
             }
             let entry = element["tweet"] ?? element
-            let path = "\(current!.name) entry \(current!.elementIndex)"
+            let cursor = current!
             do {
-                builder.addMain(try V1SearchDecoder.status(entry, path: path, owner: owner, into: &builder))
+                builder.addMain(try V1SearchDecoder.status(
+                    entry, path: "\(cursor.name) entry \(cursor.elementIndex)", owner: owner, into: &builder))
                 count += 1
             } catch let problem as DecodingProblem {
                 skipped.append(problem)

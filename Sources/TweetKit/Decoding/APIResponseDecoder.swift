@@ -11,6 +11,8 @@ public enum APIResponseDecoder {
     /// Throws a `DecodingProblem` for bodies that are not JSON, are not an object, or are an API problem document
     /// (`{"title":…,"detail":…}`) rather than data.
     public static func decodePage(from data: Data) throws -> Page {
+        let fast = data.withUnsafeBytes { raw in FastPageDecoder.decode(raw.bindMemory(to: UInt8.self)) }
+        if let fast { return fast.page }
         let root: JSONValue
         do {
             root = try JSONParser.parse(data)
@@ -35,11 +37,8 @@ public enum APIResponseDecoder {
         case .object?:
             page.tweets = [try V2Objects.tweet(object["data"]!, path: "data")]
         case nil, .null?:
+            if let problem = V2Objects.errorDocumentProblem(object) { throw problem }
             if object["meta"] == nil && object["errors"] == nil {
-                if let title = object["title"]?.string {
-                    let detail = object["detail"]?.string.map { ": \($0)" } ?? ""
-                    throw DecodingProblem("response is an API error, not data: \(title)\(detail)")
-                }
                 throw DecodingProblem("response has none of data, meta or errors; keys: \(object.keys.joined(separator: ", "))")
             }
         default:

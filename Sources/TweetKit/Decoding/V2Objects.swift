@@ -3,14 +3,14 @@ import Foundation
 /// Readers for the API v2 object shapes (Tweet, User, Media, Problem), shared by every decoder that meets them:
 /// API responses, twarc2 lines raw and flattened.
 enum V2Objects {
-    static func tweet(_ value: JSONValue, path: String) throws -> Tweet {
-        guard case .object(let object) = value else { throw DecodingProblem("\(path) is not a tweet object") }
+    static func tweet(_ value: JSONValue, path: @autoclosure () -> String) throws -> Tweet {
+        guard case .object(let object) = value else { throw DecodingProblem("\(path()) is not a tweet object") }
         guard let id = object["id"]?.snowflake else {
-            throw DecodingProblem(object["id"] == nil ? "\(path) has no id" : "\(path).id is not a numeric id string")
+            throw DecodingProblem(object["id"] == nil ? "\(path()) has no id" : "\(path()).id is not a numeric id string")
         }
         // Long posts keep their full text in note_tweet; `text` holds the first 280 characters.
         let text = object["note_tweet"]?["text"]?.string ?? object["text"]?.string
-        guard let text else { throw DecodingProblem("\(path) (tweet \(id)) has no text") }
+        guard let text else { throw DecodingProblem("\(path()) (tweet \(id)) has no text") }
         var tweet = Tweet(id: id, text: text)
         tweet.authorID = object["author_id"]?.snowflake
         if let created = object["created_at"]?.string { tweet.createdAt = TwitterDate.parse(created) }
@@ -44,7 +44,8 @@ enum V2Objects {
     static func entities(_ value: JSONValue) -> TweetEntities {
         var entities = TweetEntities()
         func span(_ item: JSONValue) -> (Int, Int)? {
-            guard let start = item["start"]?.int, let end = item["end"]?.int else { return nil }
+            // A span that runs backwards would trap whoever slices the text with it; such entities are dropped.
+            guard let start = item["start"]?.int, let end = item["end"]?.int, 0 <= start, start <= end else { return nil }
             return (start, end)
         }
         if let hashtags = value["hashtags"]?.array {
@@ -75,12 +76,12 @@ enum V2Objects {
         return entities
     }
 
-    static func user(_ value: JSONValue, path: String) throws -> User {
-        guard case .object(let object) = value else { throw DecodingProblem("\(path) is not a user object") }
+    static func user(_ value: JSONValue, path: @autoclosure () -> String) throws -> User {
+        guard case .object(let object) = value else { throw DecodingProblem("\(path()) is not a user object") }
         guard let id = object["id"]?.snowflake else {
-            throw DecodingProblem(object["id"] == nil ? "\(path) has no id" : "\(path).id is not a numeric id string")
+            throw DecodingProblem(object["id"] == nil ? "\(path()) has no id" : "\(path()).id is not a numeric id string")
         }
-        guard let username = object["username"]?.string else { throw DecodingProblem("\(path) (user \(id)) has no username") }
+        guard let username = object["username"]?.string else { throw DecodingProblem("\(path()) (user \(id)) has no username") }
         var user = User(id: id, username: username, name: object["name"]?.string ?? username)
         user.profileImageURL = secureURL(object["profile_image_url"]?.string)
         user.verified = object["verified"]?.bool ?? false
@@ -122,6 +123,30 @@ enum V2Objects {
         }
         if let media = object["media"]?.array {
             page.media = media.compactMap(self.media)
+        }
+    }
+
+    /// Why a body without `data` is an error response rather than an empty or error-only page: a problem document
+    /// (`{"title":…,"detail":…}`, every 4xx/5xx of API v2) or v1.1's `{"errors":[{"code":88,"message":…}]}`, which
+    /// the contract says a 429 may also send. Nil for a genuine page.
+    static func errorDocumentProblem(_ object: JSONObject) -> DecodingProblem? {
+        if let title = object["title"]?.string {
+            let detail = object["detail"]?.string.map { ": \($0)" } ?? ""
+            return DecodingProblem("response is an API error, not data: \(title)\(detail)")
+        }
+        if let items = object["errors"]?.array, let first = items.first, isLegacyErrorList(items) {
+            let message = first["message"]?.string ?? "unknown error"
+            let code = first["code"]?.int.map { " (code \($0))" } ?? ""
+            return DecodingProblem("response is an API error, not data: \(message)\(code)")
+        }
+        return nil
+    }
+
+    /// v1.1-style error items carry `message` (and `code`) but none of a partial error's fields.
+    static func isLegacyErrorList(_ items: [JSONValue]) -> Bool {
+        !items.isEmpty && items.allSatisfy { item in
+            item["message"] != nil && item["title"] == nil && item["detail"] == nil && item["value"] == nil
+                && item["resource_id"] == nil && item["type"] == nil
         }
     }
 
