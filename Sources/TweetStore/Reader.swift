@@ -7,7 +7,7 @@ struct Reader {
 
     static let selectTweet = "SELECT \(TweetRecord.columns) FROM tweets t WHERE t.id = ?"
     static let selectUser = "SELECT id, username, name, profile_image_url, verified, description, location, created_at, "
-        + "protected, metrics FROM users WHERE id = ?"
+        + "protected, url, metrics FROM users WHERE id = ?"
     static let selectUserIDs = "SELECT id FROM users WHERE username = ? COLLATE NOCASE"
     static let selectMedia = "SELECT media_key, type, url, preview_image_url, width, height, alt_text FROM media WHERE media_key = ?"
 
@@ -27,8 +27,9 @@ struct Reader {
             user.location = row.optionalText(6)
             user.createdAt = row.optionalInt64(7).map { Date(timeIntervalSince1970: Double($0) / 1000) }
             user.protected = row.int(8) != 0
-            if !row.isNull(9) {
-                var reader = ByteReader(row.blob(9))
+            user.url = row.optionalText(9)
+            if !row.isNull(10) {
+                var reader = ByteReader(row.blob(10))
                 user.metrics = UserMetrics(
                     followers: try reader.int(), following: try reader.int(), tweets: try reader.int(), listed: try reader.int())
             }

@@ -37,6 +37,7 @@ enum Schema {
             location TEXT,
             created_at INTEGER,
             protected INTEGER NOT NULL DEFAULT 0,
+            url TEXT,
             metrics BLOB
         );
         CREATE INDEX users_username ON users(username COLLATE NOCASE);

@@ -60,7 +60,7 @@ struct Writer {
     }
 
     private static let insertUser = "INSERT OR REPLACE INTO users(id, username, name, profile_image_url, verified, "
-        + "description, location, created_at, protected, metrics) VALUES (?,?,?,?,?,?,?,?,?,?)"
+        + "description, location, created_at, protected, url, metrics) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 
     mutating func write(_ user: User) throws {
         let fingerprint = user.hashValue
@@ -78,7 +78,7 @@ struct Writer {
             user.profileImageURL.map(SQLValue.text) ?? .null, .integer(user.verified ? 1 : 0),
             user.description.map(SQLValue.text) ?? .null, user.location.map(SQLValue.text) ?? .null,
             user.createdAt.map { .integer(TweetRecord.milliseconds($0)) } ?? .null,
-            .integer(user.protected ? 1 : 0), metrics,
+            .integer(user.protected ? 1 : 0), user.url.map(SQLValue.text) ?? .null, metrics,
         ]) { try $0.run() }
     }
 
