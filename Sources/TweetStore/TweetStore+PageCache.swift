@@ -7,7 +7,7 @@ extension TweetStore {
     public func storePage(_ page: Page, key: String, cursor: String?, fetchedAt: Date) async throws {
         try await database.run { connection in
             try connection.transaction {
-                var writer = Writer(connection: connection)
+                let writer = try Writer(connection: connection)
                 try writer.write(page)
                 try connection.withStatement(
                     "INSERT OR REPLACE INTO cached_pages(key, cursor, fetched_at, page) VALUES (?,?,?,?)",

@@ -33,7 +33,7 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
             try connection.execute("PRAGMA journal_mode = WAL")
         }
         // WAL with synchronous=NORMAL: a crash can lose the last commits but never corrupts the file.
-        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY")
+        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY")
         try Schema.migrate(connection)
         database = Database(connection: connection, label: "tweetsh.store")
     }
@@ -101,8 +101,8 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     public func insert(_ pages: [Page]) async throws {
         try await database.run { connection in
             try connection.transaction {
-                var writer = Writer(connection: connection)
-                for page in pages { try writer.write(page) }
+                let writer = try Writer(connection: connection)
+                try writer.write(pages)
             }
         }
     }

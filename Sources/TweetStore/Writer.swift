@@ -6,67 +6,79 @@ import TweetKit
 /// Upserts are by id, so writing the same page twice leaves the store as it was after the first time.
 struct Writer {
     let connection: Connection
-    /// Users already written in this writer's lifetime with the same fields; authors repeat on almost every page.
-    private var writtenUsers: [UInt64: Int] = [:]
+    private let insertNew: Statement
+    private let selectExisting: Statement
+    private let replaceTweet: Statement
 
-    init(connection: Connection) {
+    init(connection: Connection) throws {
         self.connection = connection
+        insertNew = try connection.prepare(Self.insertTweet + " ON CONFLICT(id) DO NOTHING")
+        selectExisting = try connection.prepare("SELECT flags, text, extra FROM tweets WHERE id = ?")
+        replaceTweet = try connection.prepare(Self.replaceTweet)
     }
 
-    /// Writes a page: its tweets as search results, its included tweets for lookups, and its users and media.
-    /// Returns how many of the page's tweets were written.
-    @discardableResult
-    mutating func write(_ page: Page) throws -> Int {
-        for user in page.users { try write(user) }
-        for media in page.media { try write(media) }
-        for tweet in page.includedTweets { try write(tweet, primary: false) }
-        for tweet in page.tweets { try write(tweet, primary: true) }
-        return page.tweets.count
+    /// Writes pages: their tweets as search results, their included tweets for lookups, their users and media.
+    ///
+    /// The full-text index is written last, in ascending id order, because FTS5 flushes its pending data to a new
+    /// segment whenever a rowid goes down and whenever another statement opens a savepoint (as `INSERT OR REPLACE`
+    /// does). Interleaving index and table writes, or writing newest first as pages come, made one segment per tweet
+    /// and imports several times slower.
+    func write(_ pages: [Page]) throws {
+        for page in pages {
+            for user in page.users { try write(user) }
+            for media in page.media { try write(media) }
+        }
+        var index = IndexChanges()
+        for tweet in pages.flatMap(\.includedTweets) { try stage(tweet, primary: false, into: &index) }
+        for tweet in pages.flatMap(\.tweets) { try stage(tweet, primary: true, into: &index) }
+        try index.apply(connection)
     }
 
-    private static let selectExisting = "SELECT flags, text, extra FROM tweets WHERE id = ?"
-    private static let insertTweet = "INSERT OR REPLACE INTO tweets(id, author_id, created_at, conversation_id, reply_to_user, "
+    /// Writes one page; see `write(_:)` for pages.
+    func write(_ page: Page) throws {
+        try write([page])
+    }
+
+    private static let columns = "tweets(id, author_id, created_at, conversation_id, reply_to_user, "
         + "lang, flags, likes, reposts, replies, quotes, text, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
-    private static let insertIndex = "INSERT INTO tweets_fts(rowid, body, tags, cashtags, mentions, urls) VALUES (?,?,?,?,?,?)"
-    private static let deleteIndex = "INSERT INTO tweets_fts(tweets_fts, rowid, body, tags, cashtags, mentions, urls) "
-        + "VALUES ('delete',?,?,?,?,?,?)"
+    private static let insertTweet = "INSERT INTO " + columns
+    private static let replaceTweet = "INSERT OR REPLACE INTO " + columns
 
-    /// Upserts one tweet. A primary tweet is indexed for search; an included one is kept for lookups only and never
-    /// demotes a tweet already stored as primary.
-    func write(_ tweet: Tweet, primary: Bool) throws {
+    /// Upserts one tweet's row and records how its index entry must change. A primary tweet is indexed for search; an
+    /// included one is kept for lookups only and never demotes a tweet already stored as primary.
+    private func stage(_ tweet: Tweet, primary: Bool, into index: inout IndexChanges) throws {
         let rowid = Int64(bitPattern: tweet.id.rawValue)
-        let existing = try connection.withStatement(Self.selectExisting, [.integer(rowid)]) { row -> (TweetFlags, Tweet)? in
-            guard try row.step() else { return nil }
-            var old = Tweet(id: tweet.id, text: row.text(1))
-            try TweetRecord.decodeExtra(row.blob(2), into: &old)
-            return (TweetFlags(rawValue: row.int64(0)), old)
-        }
-        var oldDocument: TweetDocument?
-        if let (flags, old) = existing {
-            let wasPrimary = !flags.contains(.includedOnly)
-            if wasPrimary, !primary { return }
-            if wasPrimary { oldDocument = TweetDocument(old) }
-        }
-        let newDocument = primary ? TweetDocument(tweet) : nil
         let flags = TweetRecord.flags(for: tweet, includedOnly: !primary)
-        try connection.withStatement(Self.insertTweet, TweetRecord.values(for: tweet, flags: flags)) { try $0.run() }
-        guard oldDocument != newDocument else { return }
-        if let oldDocument {
-            try connection.withStatement(Self.deleteIndex, [.integer(rowid)] + oldDocument.values) { try $0.run() }
+        let values = TweetRecord.values(for: tweet, flags: flags)
+        // Most tweets are new: try the plain insert first and look at the stored row only when one is there.
+        try insertNew.run(values)
+        if connection.changes == 1 {
+            index.recordCommitted(rowid, nil)
+            index.stage(rowid, primary ? TweetDocument(tweet) : nil)
+            return
         }
-        if let newDocument {
-            try connection.withStatement(Self.insertIndex, [.integer(rowid)] + newDocument.values) { try $0.run() }
-        }
+        selectExisting.bind([.integer(rowid)])
+        defer { selectExisting.reset() }
+        guard try selectExisting.step() else { return }
+        var old = Tweet(id: tweet.id, text: selectExisting.text(1))
+        try TweetRecord.decodeExtra(selectExisting.blob(2), into: &old)
+        let wasPrimary = !TweetFlags(rawValue: selectExisting.int64(0)).contains(.includedOnly)
+        if wasPrimary, !primary { return }
+        index.recordCommitted(rowid, wasPrimary ? TweetDocument(old) : nil)
+        try replaceTweet.run(values)
+        index.stage(rowid, primary ? TweetDocument(tweet) : nil)
     }
 
     private static let insertUser = "INSERT OR REPLACE INTO users(id, username, name, profile_image_url, verified, "
         + "description, location, created_at, protected, url, metrics) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 
-    mutating func write(_ user: User) throws {
+    /// Skips users written before with the same fields (the connection remembers them): authors repeat on almost
+    /// every page.
+    func write(_ user: User) throws {
         let fingerprint = user.hashValue
-        if writtenUsers[user.id.rawValue] == fingerprint { return }
-        if writtenUsers.count > 200_000 { writtenUsers.removeAll(keepingCapacity: true) }
-        writtenUsers[user.id.rawValue] = fingerprint
+        if connection.writtenUsers[user.id.rawValue] == fingerprint { return }
+        if connection.writtenUsers.count > 500_000 { connection.writtenUsers.removeAll(keepingCapacity: true) }
+        connection.writtenUsers[user.id.rawValue] = fingerprint
         var metrics: SQLValue = .null
         if let counts = user.metrics {
             var writer = ByteWriter()
@@ -91,5 +103,45 @@ struct Writer {
             media.previewImageURL.map(SQLValue.text) ?? .null, media.width.map { .integer(Int64($0)) } ?? .null,
             media.height.map { .integer(Int64($0)) } ?? .null, media.altText.map(SQLValue.text) ?? .null,
         ]) { try $0.run() }
+    }
+}
+
+/// How the full-text index must change for one batch: per rowid, what it holds now and what it should hold.
+///
+/// Because the index is contentless, removing an entry needs the exact values it was built from; a tweet written twice
+/// in one batch is therefore diffed against what was committed before the batch, never against its first copy.
+struct IndexChanges {
+    private var committed: [Int64: TweetDocument?] = [:]
+    private var wanted: [Int64: TweetDocument?] = [:]
+
+    /// Records what the index holds for `rowid`, the first time the batch touches it.
+    mutating func recordCommitted(_ rowid: Int64, _ document: TweetDocument?) {
+        if committed.index(forKey: rowid) == nil { committed.updateValue(document, forKey: rowid) }
+    }
+
+    mutating func stage(_ rowid: Int64, _ document: TweetDocument?) {
+        wanted.updateValue(document, forKey: rowid)
+    }
+
+    private static let insert = "INSERT INTO tweets_fts(rowid, body, tags, cashtags, mentions, urls) VALUES (?,?,?,?,?,?)"
+    private static let delete = "INSERT INTO tweets_fts(tweets_fts, rowid, body, tags, cashtags, mentions, urls) "
+        + "VALUES ('delete',?,?,?,?,?,?)"
+
+    /// Deletes, then inserts, each in ascending rowid order.
+    func apply(_ connection: Connection) throws {
+        var deletes: [(Int64, TweetDocument)] = []
+        var inserts: [(Int64, TweetDocument)] = []
+        for (rowid, document) in wanted {
+            let before = committed[rowid] ?? nil
+            if before == document { continue }
+            if let before { deletes.append((rowid, before)) }
+            if let document { inserts.append((rowid, document)) }
+        }
+        for (rowid, document) in deletes.sorted(by: { $0.0 < $1.0 }) {
+            try connection.withStatement(Self.delete, [.integer(rowid)] + document.values) { try $0.run() }
+        }
+        for (rowid, document) in inserts.sorted(by: { $0.0 < $1.0 }) {
+            try connection.withStatement(Self.insert, [.integer(rowid)] + document.values) { try $0.run() }
+        }
     }
 }

@@ -109,7 +109,7 @@ struct StoreImportTests {
             try await store.insert([Fixtures.page])
             try await store.database.run { connection in
                 try connection.execute("BEGIN IMMEDIATE")
-                var writer = Writer(connection: connection)
+                let writer = try Writer(connection: connection)
                 try writer.write(Page(tweets: [Tweet(id: 9_999, text: "half written")]))
                 // No COMMIT: the connection closes with the transaction open.
             }

@@ -150,6 +150,18 @@ struct StoreSearchTests {
         #expect(stats.tweets == 7 && stats.includedTweets == 0 && stats.users == 4)
     }
 
+    @Test func sameTweetTwiceInOneBatchIndexesTheLastCopy() async throws {
+        let store = try await Fixtures.store()
+        try await store.insert([
+            Page(tweets: [Tweet(id: 100, text: "first edit banana")]),
+            Page(tweets: [Tweet(id: 100, text: "second edit cherry"), Tweet(id: 700, text: "banana bread")]),
+        ])
+        #expect(try await ids(store, "banana") == [700])
+        #expect(try await ids(store, "cherry") == [100])
+        #expect(try await ids(store, "concurrency") == [])
+        try await store.checkIntegrity()
+    }
+
     @Test func requestBoundsApply() async throws {
         let store = try await Fixtures.store()
         let request = SearchRequest(query: "-zzz", sinceID: 200, untilID: 600)

@@ -32,7 +32,7 @@ struct TweetDocument: Equatable {
 
     /// The API escapes only these; decoding them keeps `AT&amp;T` from indexing the word "amp".
     static func unescapeHTML(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&amp;", with: "&")
@@ -40,7 +40,7 @@ struct TweetDocument: Equatable {
 
     /// Words that follow `prefix` at the start of a word, made of letters, digits and `_`.
     static func scan(_ text: String, prefix: Character) -> String {
-        guard text.contains(prefix) else { return "" }
+        guard let byte = prefix.asciiValue, text.utf8.contains(byte) else { return "" }
         var found: [Substring] = []
         var index = text.startIndex
         while let mark = text[index...].firstIndex(of: prefix) {

@@ -91,8 +91,8 @@ extension TweetStore {
             pending = Task {
                 try await self.database.run { connection in
                     try connection.transaction {
-                        var writer = Writer(connection: connection)
-                        for page in pages { try writer.write(page) }
+                        let writer = try Writer(connection: connection)
+                        try writer.write(pages)
                         try snapshot.save(connection)
                     }
                 }

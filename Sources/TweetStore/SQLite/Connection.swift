@@ -17,6 +17,9 @@ final class Connection {
     private var statements: [String: Statement] = [:]
     /// The cancellation token of the operation in progress, set by `Database`.
     var currentToken: CancelToken?
+    /// Fingerprints of users already written through this connection, so repeated authors cost a lookup, not a write.
+    /// Cleared when a write fails, since the rolled-back rows may be among them.
+    var writtenUsers: [UInt64: Int] = [:]
     /// Bounds the statement cache; search SQL varies with the query's shape.
     private let statementLimit = 96
 
@@ -72,7 +75,7 @@ final class Connection {
             throw StoreError(code: code, connection: db, sql: sql)
         }
         if statements.count >= statementLimit {
-            for statement in statements.values { statement.finalize() }
+            // Dropped, not finalized: a statement still held by a caller (a Writer) finalizes when released.
             statements.removeAll()
         }
         let statement = Statement(handle: handle, sql: sql)
@@ -113,6 +116,7 @@ final class Connection {
             return result
         } catch {
             try? execute("ROLLBACK")
+            writtenUsers.removeAll()
             throw error
         }
     }
