@@ -174,9 +174,10 @@ public struct ArchivePageReader {
                 continue
             }
             let entry = element["tweet"] ?? element
-            let path = "\(current!.name) entry \(current!.elementIndex)"
+            let cursor = current!
             do {
-                builder.addMain(try V1SearchDecoder.status(entry, path: path, owner: owner, into: &builder))
+                builder.addMain(try V1SearchDecoder.status(
+                    entry, path: "\(cursor.name) entry \(cursor.elementIndex)", owner: owner, into: &builder))
                 count += 1
             } catch let problem as DecodingProblem {
                 skipped.append(problem)

@@ -11,6 +11,8 @@ public enum APIResponseDecoder {
     /// Throws a `DecodingProblem` for bodies that are not JSON, are not an object, or are an API problem document
     /// (`{"title":…,"detail":…}`) rather than data.
     public static func decodePage(from data: Data) throws -> Page {
+        let fast = data.withUnsafeBytes { raw in FastPageDecoder.decode(raw.bindMemory(to: UInt8.self)) }
+        if let fast { return fast.page }
         let root: JSONValue
         do {
             root = try JSONParser.parse(data)

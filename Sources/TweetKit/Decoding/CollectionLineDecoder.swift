@@ -15,16 +15,28 @@ public enum CollectionLineDecoder {
     ///
     /// Throws a `DecodingProblem` saying what is wrong with a malformed line; the caller adds the line number.
     public static func decode(line: Data) throws -> Page? {
-        let parsed: Result<JSONValue, JSONParseError>? = line.withUnsafeBytes { raw in
+        enum Outcome {
+            case blank
+            case fast(Page?)
+            case tree(Result<JSONValue, JSONParseError>)
+        }
+        let outcome: Outcome = line.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             var start = 0
             while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0D || bytes[start] == 0x0A {
                 start += 1
             }
-            if start == bytes.count { return nil }
-            return Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(bytes) }
+            if start == bytes.count { return .blank }
+            // Most lines of a big collection are twarc2 pages: try the direct path before building a tree.
+            if let fast = FastPageDecoder.decode(bytes) { return .fast(fast.hasData ? fast.page : nil) }
+            return .tree(Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(bytes) })
         }
-        guard let parsed else { return nil }
+        let parsed: Result<JSONValue, JSONParseError>
+        switch outcome {
+        case .blank: return nil
+        case .fast(let page): return page
+        case .tree(let result): parsed = result
+        }
         let root: JSONValue
         switch parsed {
         case .success(let value): root = value

@@ -22,13 +22,17 @@ public enum TwitterDate {
                   let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(14, 2),
                   bytes[16] == UInt8(ascii: ":"), let second = number(17, 2) else { return nil }
             var index = 19
-            var fraction = 0.0
+            // Fractions are kept as an integer count of units so that a millisecond time reads back as exactly
+            // the Date it was written from (`Double(ms) / 1000`).
+            var fractionValue: Int64 = 0
+            var fractionScale: Int64 = 1
             if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
                 index += 1
-                var scale = 0.1
                 while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                    fraction += Double(bytes[index] - 48) * scale
-                    scale /= 10
+                    if fractionScale < 1_000_000_000 {
+                        fractionValue = fractionValue * 10 + Int64(bytes[index] - 48)
+                        fractionScale *= 10
+                    }
                     index += 1
                 }
             }
@@ -49,7 +53,8 @@ public enum TwitterDate {
             guard index == bytes.count else { return nil }
             guard let seconds = epochSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
             else { return nil }
-            return Date(timeIntervalSince1970: Double(seconds - offsetSeconds) + fraction)
+            let units = Int64(seconds - offsetSeconds) * fractionScale + fractionValue
+            return Date(timeIntervalSince1970: Double(units) / Double(fractionScale))
         }
     }
 
@@ -76,7 +81,19 @@ public enum TwitterDate {
 
     /// Prints API v2's form with milliseconds, `2021-11-15T18:00:00.000Z`, as exports need it.
     public static func formatISO8601(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let f = utcFields(date)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        return "\(pad(f.year, 4))-\(pad(f.month, 2))-\(pad(f.day, 2))T\(pad(f.hour, 2)):\(pad(f.minute, 2))"
+            + ":\(pad(f.second, 2)).\(pad(f.millisecond, 3))Z"
+    }
+
+    /// The UTC calendar fields of a date, to the millisecond (rounded).
+    static func utcFields(_ date: Date)
+        -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64) {
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var seconds = totalMilliseconds / 1000
         var milliseconds = totalMilliseconds % 1000
         if milliseconds < 0 {
@@ -90,12 +107,7 @@ public enum TwitterDate {
             days -= 1
         }
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay % 3600 / 60, 2))"
-            + ":\(pad(secondOfDay % 60, 2)).\(pad(milliseconds, 3))Z"
+        return (year, month, day, secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60, milliseconds)
     }
 
     /// Prints v1.1's form, `Fri Jul 12 23:40:37 +0000 2019`.

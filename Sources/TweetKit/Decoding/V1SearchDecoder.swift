@@ -35,19 +35,19 @@ public enum V1SearchDecoder {
 
     /// Decodes one v1.1 status (or archive tweet) into a tweet, adding its user, retweeted and quoted originals and
     /// media to `builder`. `owner` supplies the author when the object has no `user` (archives).
-    static func status(_ value: JSONValue, path: String, owner: User? = nil, into builder: inout PageBuilder) throws -> Tweet {
-        guard case .object(let object) = value else { throw DecodingProblem("\(path) is not a tweet object") }
+    static func status(_ value: JSONValue, path: @autoclosure () -> String, owner: User? = nil, into builder: inout PageBuilder) throws -> Tweet {
+        guard case .object(let object) = value else { throw DecodingProblem("\(path()) is not a tweet object") }
         guard let id = object["id_str"]?.snowflake ?? object["id"]?.snowflake else {
-            throw DecodingProblem("\(path) has no id_str")
+            throw DecodingProblem("\(path()) has no id_str")
         }
         // Compatibility-mode streaming statuses keep the untruncated text and entities in extended_tweet.
         let extended = object["extended_tweet"]?.object
         guard let text = extended?["full_text"]?.string ?? object["full_text"]?.string ?? object["text"]?.string else {
-            throw DecodingProblem("\(path) (tweet \(id)) has neither full_text nor text")
+            throw DecodingProblem("\(path()) (tweet \(id)) has neither full_text nor text")
         }
         var tweet = Tweet(id: id, text: text)
         if let userValue = object["user"], case .object = userValue {
-            let user = try V1SearchDecoder.user(userValue, path: "\(path).user")
+            let user = try V1SearchDecoder.user(userValue, path: "\(path()).user")
             tweet.authorID = user.id
             builder.addUser(user)
         } else if let owner {
@@ -63,12 +63,12 @@ public enum V1SearchDecoder {
             tweet.conversationID = id
         }
         if let original = object["retweeted_status"], case .object = original {
-            let retweeted = try status(original, path: "\(path).retweeted_status", into: &builder)
+            let retweeted = try status(original, path: "\(path()).retweeted_status", into: &builder)
             tweet.referencedTweets.append(ReferencedTweet(kind: .retweeted, id: retweeted.id))
             builder.addIncluded(retweeted)
         }
         if let quoted = object["quoted_status"], case .object = quoted {
-            let quotedTweet = try status(quoted, path: "\(path).quoted_status", into: &builder)
+            let quotedTweet = try status(quoted, path: "\(path()).quoted_status", into: &builder)
             tweet.referencedTweets.append(ReferencedTweet(kind: .quoted, id: quotedTweet.id))
             builder.addIncluded(quotedTweet)
         } else if let quotedID = object["quoted_status_id_str"]?.snowflake {
@@ -92,9 +92,9 @@ public enum V1SearchDecoder {
         return tweet
     }
 
-    static func user(_ value: JSONValue, path: String) throws -> User {
-        guard let id = value["id_str"]?.snowflake ?? value["id"]?.snowflake else { throw DecodingProblem("\(path) has no id_str") }
-        guard let username = value["screen_name"]?.string else { throw DecodingProblem("\(path) (user \(id)) has no screen_name") }
+    static func user(_ value: JSONValue, path: @autoclosure () -> String) throws -> User {
+        guard let id = value["id_str"]?.snowflake ?? value["id"]?.snowflake else { throw DecodingProblem("\(path()) has no id_str") }
+        guard let username = value["screen_name"]?.string else { throw DecodingProblem("\(path()) (user \(id)) has no screen_name") }
         var user = User(id: id, username: username, name: value["name"]?.string ?? username)
         user.profileImageURL = V2Objects.secureURL(value["profile_image_url_https"]?.string ?? value["profile_image_url"]?.string)
         user.verified = value["verified"]?.bool ?? false

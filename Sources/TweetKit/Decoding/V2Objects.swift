@@ -3,14 +3,14 @@ import Foundation
 /// Readers for the API v2 object shapes (Tweet, User, Media, Problem), shared by every decoder that meets them:
 /// API responses, twarc2 lines raw and flattened.
 enum V2Objects {
-    static func tweet(_ value: JSONValue, path: String) throws -> Tweet {
-        guard case .object(let object) = value else { throw DecodingProblem("\(path) is not a tweet object") }
+    static func tweet(_ value: JSONValue, path: @autoclosure () -> String) throws -> Tweet {
+        guard case .object(let object) = value else { throw DecodingProblem("\(path()) is not a tweet object") }
         guard let id = object["id"]?.snowflake else {
-            throw DecodingProblem(object["id"] == nil ? "\(path) has no id" : "\(path).id is not a numeric id string")
+            throw DecodingProblem(object["id"] == nil ? "\(path()) has no id" : "\(path()).id is not a numeric id string")
         }
         // Long posts keep their full text in note_tweet; `text` holds the first 280 characters.
         let text = object["note_tweet"]?["text"]?.string ?? object["text"]?.string
-        guard let text else { throw DecodingProblem("\(path) (tweet \(id)) has no text") }
+        guard let text else { throw DecodingProblem("\(path()) (tweet \(id)) has no text") }
         var tweet = Tweet(id: id, text: text)
         tweet.authorID = object["author_id"]?.snowflake
         if let created = object["created_at"]?.string { tweet.createdAt = TwitterDate.parse(created) }
@@ -75,12 +75,12 @@ enum V2Objects {
         return entities
     }
 
-    static func user(_ value: JSONValue, path: String) throws -> User {
-        guard case .object(let object) = value else { throw DecodingProblem("\(path) is not a user object") }
+    static func user(_ value: JSONValue, path: @autoclosure () -> String) throws -> User {
+        guard case .object(let object) = value else { throw DecodingProblem("\(path()) is not a user object") }
         guard let id = object["id"]?.snowflake else {
-            throw DecodingProblem(object["id"] == nil ? "\(path) has no id" : "\(path).id is not a numeric id string")
+            throw DecodingProblem(object["id"] == nil ? "\(path()) has no id" : "\(path()).id is not a numeric id string")
         }
-        guard let username = object["username"]?.string else { throw DecodingProblem("\(path) (user \(id)) has no username") }
+        guard let username = object["username"]?.string else { throw DecodingProblem("\(path()) (user \(id)) has no username") }
         var user = User(id: id, username: username, name: object["name"]?.string ?? username)
         user.profileImageURL = secureURL(object["profile_image_url"]?.string)
         user.verified = object["verified"]?.bool ?? false

@@ -99,19 +99,19 @@ public final class ExportFileWriter {
     public func write(_ page: Page) throws {
         exporter.encode(page, into: &buffer)
         tweetsWritten += page.tweets.count
-        if buffer.bytes.count >= 1 << 20 { try flush() }
+        if buffer.count >= 1 << 20 { try flush() }
     }
 
     /// Writes out everything buffered (and the CSV header if no page came); call before closing the handle.
     public func finish() throws {
         let trailer = exporter.finishingText()
-        buffer.bytes.append(contentsOf: trailer.utf8)
+        buffer.append(trailer)
         try flush()
     }
 
     private func flush() throws {
-        guard !buffer.bytes.isEmpty else { return }
-        try handle.write(contentsOf: buffer.bytes)
-        buffer.bytes.removeAll(keepingCapacity: true)
+        guard buffer.count > 0 else { return }
+        try handle.write(contentsOf: buffer.data)
+        buffer.removeAll()
     }
 }

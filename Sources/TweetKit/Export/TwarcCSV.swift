@@ -21,7 +21,7 @@ public enum TwarcCSV {
     ]
 
     static func writeHeader(into writer: inout JSONWriter) {
-        writer.bytes.append(contentsOf: columns.joined(separator: ",").utf8)
+        writer.append(columns.joined(separator: ","))
         writer.raw("\n")
     }
 
@@ -98,7 +98,7 @@ public enum TwarcCSV {
         guard let field, !field.isEmpty else { return }
         let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
         guard needsQuotes else {
-            writer.bytes.append(contentsOf: field.utf8)
+            writer.append(field)
             return
         }
         writer.raw("\"")

@@ -41,6 +41,10 @@ public enum JSONParser {
     struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
+        /// Members and elements of the containers being parsed, shared across nesting levels: each container is
+        /// copied out once with its exact size, instead of growing its own array by doubling.
+        var memberStack: [(key: String, value: JSONValue)] = []
+        var elementStack: [JSONValue] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -90,12 +94,13 @@ public enum JSONParser {
         mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
             if depth > JSONParser.maximumDepth { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
             index += 1
-            var members: [(key: String, value: JSONValue)] = []
             skipWhitespace()
             if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(JSONObject(members))
+                return .object(JSONObject([]))
             }
+            let base = memberStack.count
+            defer { memberStack.removeSubrange(base...) }
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -109,13 +114,13 @@ public enum JSONParser {
                 index += 1
                 skipWhitespace()
                 let member = try value(depth: depth)
-                members.append((key, member))
+                memberStack.append((key, member))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("object not closed: expected ',' or '}' but the input ended") }
                 let byte = bytes[index]
                 index += 1
                 if byte == UInt8(ascii: ",") { continue }
-                if byte == UInt8(ascii: "}") { return .object(JSONObject(members)) }
+                if byte == UInt8(ascii: "}") { return .object(JSONObject(Array(memberStack[base...]))) }
                 index -= 1
                 throw error("expected ',' or '}' in object but found \(describeCurrent())")
             }
@@ -124,21 +129,23 @@ public enum JSONParser {
         mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
             if depth > JSONParser.maximumDepth { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
             index += 1
-            var elements: [JSONValue] = []
             skipWhitespace()
             if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                return .array(elements)
+                return .array([])
             }
+            let base = elementStack.count
+            defer { elementStack.removeSubrange(base...) }
             while true {
                 skipWhitespace()
-                elements.append(try value(depth: depth))
+                let element = try value(depth: depth)
+                elementStack.append(element)
                 skipWhitespace()
                 guard index < bytes.count else { throw error("array not closed: expected ',' or ']' but the input ended") }
                 let byte = bytes[index]
                 index += 1
                 if byte == UInt8(ascii: ",") { continue }
-                if byte == UInt8(ascii: "]") { return .array(elements) }
+                if byte == UInt8(ascii: "]") { return .array(Array(elementStack[base...])) }
                 index -= 1
                 throw error("expected ',' or ']' in array but found \(describeCurrent())")
             }

@@ -103,11 +103,13 @@ public struct JSONObject: Hashable, Sendable {
     /// The member names in document order.
     public var keys: [String] { members.map(\.key) }
 
+    /// Objects are equal when their members are, in the same order (the tuple array cannot synthesize this).
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// Hashes the members in order, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(members.count)
         for member in members {

@@ -1,0 +1,258 @@
+import Foundation
+
+/// The hot path for API v2 pages (twarc2 raw lines, search responses): reads straight from the bytes into models.
+///
+/// It handles only the common shape (`data` an array or absent) and gives up, returning nil, on anything else or
+/// on any problem at all; callers then decode through the `JSONValue` tree, which is the reference behaviour and
+/// produces the error messages. Tests check both paths agree.
+enum FastPageDecoder {
+    typealias Scanner = JSONParser.Scanner
+
+    /// The page, or nil when the tree path must decide (other shapes, bad input). `hasData` is false for a page
+    /// without `data`.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> (page: Page, hasData: Bool)? {
+        var scanner = Scanner(bytes: bytes)
+        var page = Page()
+        var sawData = false
+        var sawMetaOrErrors = false
+        do {
+            try scanner.members { scanner, key in
+                if key == "data" {
+                    if try scanner.consumeNull() { return }
+                    guard scanner.peek() == UInt8(ascii: "[") else { throw Bail() }
+                    sawData = true
+                    try scanner.elements { scanner in page.tweets.append(try tweet(&scanner)) }
+                } else if key == "includes" {
+                    try includes(&scanner, into: &page)
+                } else if key == "meta" {
+                    sawMetaOrErrors = true
+                    try meta(&scanner, into: &page)
+                } else if key == "errors" {
+                    sawMetaOrErrors = true
+                    page.errors = V2Objects.partialErrors(try scanner.value(depth: 0))
+                } else if key == "statuses" || key == "id" || key == "id_str" || key == "text" || key == "title" {
+                    throw Bail()
+                } else {
+                    try scanner.skipValue()
+                }
+            }
+            scanner.skipWhitespace()
+            guard scanner.index == bytes.count, sawData || sawMetaOrErrors else { return nil }
+        } catch {
+            return nil
+        }
+        return (page, sawData)
+    }
+
+    private struct Bail: Error {}
+
+    static func tweet(_ scanner: inout Scanner) throws -> Tweet {
+        var id: TweetID?
+        var text: String?
+        var noteText: String?
+        var noteEntities: TweetEntities?
+        var tweet = Tweet(id: 0, text: "")
+        try scanner.members { scanner, key in
+            switch key.bytes.count == 0 ? (key.decoded?.count ?? 0) : key.bytes.count {
+            case 2 where key == "id": id = try scanner.readID()
+            case 4 where key == "text": text = try scanner.readString()
+            case 4 where key == "lang": tweet.lang = try scanner.readString()
+            case 6 where key == "source": tweet.source = try scanner.readString()
+            case 8 where key == "entities": tweet.entities = try entities(&scanner)
+            case 9 where key == "author_id": tweet.authorID = try scanner.readID()
+            case 10 where key == "created_at":
+                if let created = try scanner.readString() { tweet.createdAt = TwitterDate.parse(created) }
+            case 10 where key == "note_tweet":
+                try scanner.members { scanner, key in
+                    if key == "text" {
+                        noteText = try scanner.readString()
+                    } else if key == "entities" {
+                        noteEntities = try entities(&scanner)
+                    } else {
+                        try scanner.skipValue()
+                    }
+                }
+            case 11 where key == "attachments":
+                try scanner.members { scanner, key in
+                    if key == "media_keys" {
+                        try scanner.elements { scanner in
+                            if let mediaKey = try scanner.readString() { tweet.mediaKeys.append(mediaKey) }
+                        }
+                    } else {
+                        try scanner.skipValue()
+                    }
+                }
+            case 14 where key == "public_metrics": tweet.metrics = try metrics(&scanner)
+            case 15 where key == "conversation_id": tweet.conversationID = try scanner.readID()
+            case 17 where key == "referenced_tweets":
+                try scanner.elements { scanner in
+                    var kind: ReferencedTweet.Kind?
+                    var referenced: TweetID?
+                    try scanner.members { scanner, key in
+                        if key == "type" {
+                            kind = try scanner.readString().flatMap(ReferencedTweet.Kind.init(rawValue:))
+                        } else if key == "id" {
+                            referenced = try scanner.readID()
+                        } else {
+                            try scanner.skipValue()
+                        }
+                    }
+                    if let kind, let referenced { tweet.referencedTweets.append(ReferencedTweet(kind: kind, id: referenced)) }
+                }
+            case 18 where key == "possibly_sensitive": tweet.possiblySensitive = try scanner.readBool()
+            case 19 where key == "in_reply_to_user_id": tweet.inReplyToUserID = try scanner.readID()
+            default: try scanner.skipValue()
+            }
+        }
+        guard let id, let text = noteText ?? text else { throw Bail() }
+        tweet.id = id
+        tweet.text = text
+        if let noteEntities { tweet.entities = noteEntities }
+        return tweet
+    }
+
+    static func metrics(_ scanner: inout Scanner) throws -> TweetMetrics {
+        var metrics = TweetMetrics()
+        try scanner.members { scanner, key in
+            if key == "retweet_count" {
+                metrics.retweets = try scanner.readInt() ?? 0
+            } else if key == "reply_count" {
+                metrics.replies = try scanner.readInt() ?? 0
+            } else if key == "like_count" {
+                metrics.likes = try scanner.readInt() ?? 0
+            } else if key == "quote_count" {
+                metrics.quotes = try scanner.readInt() ?? 0
+            } else if key == "impression_count" {
+                metrics.impressions = try scanner.readInt()
+            } else if key == "bookmark_count" {
+                metrics.bookmarks = try scanner.readInt()
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        return metrics
+    }
+
+    static func entities(_ scanner: inout Scanner) throws -> TweetEntities {
+        var entities = TweetEntities()
+        try scanner.members { scanner, key in
+            if key == "hashtags" || key == "cashtags" {
+                let isHashtag = key == "hashtags"
+                try scanner.elements { scanner in
+                    var start: Int?, end: Int?, tag: String?
+                    try scanner.members { scanner, key in
+                        if key == "start" { start = try scanner.readInt() }
+                        else if key == "end" { end = try scanner.readInt() }
+                        else if key == "tag" { tag = try scanner.readString() }
+                        else { try scanner.skipValue() }
+                    }
+                    guard let start, let end, let tag else { return }
+                    if isHashtag {
+                        entities.hashtags.append(Hashtag(start: start, end: end, tag: tag))
+                    } else {
+                        entities.cashtags.append(Hashtag(start: start, end: end, tag: tag))
+                    }
+                }
+            } else if key == "mentions" {
+                try scanner.elements { scanner in
+                    var start: Int?, end: Int?, username: String?, id: UserID?
+                    try scanner.members { scanner, key in
+                        if key == "start" { start = try scanner.readInt() }
+                        else if key == "end" { end = try scanner.readInt() }
+                        else if key == "username" { username = try scanner.readString() }
+                        else if key == "id" { id = try scanner.readID() }
+                        else { try scanner.skipValue() }
+                    }
+                    guard let start, let end, let username else { return }
+                    entities.mentions.append(Mention(start: start, end: end, username: username, id: id))
+                }
+            } else if key == "urls" {
+                try scanner.elements { scanner in
+                    var start: Int?, end: Int?, url: String?, expanded: String?, display: String?
+                    try scanner.members { scanner, key in
+                        if key == "start" { start = try scanner.readInt() }
+                        else if key == "end" { end = try scanner.readInt() }
+                        else if key == "url" { url = try scanner.readString() }
+                        else if key == "expanded_url" { expanded = try scanner.readString() }
+                        else if key == "display_url" { display = try scanner.readString() }
+                        else { try scanner.skipValue() }
+                    }
+                    guard let start, let end, let url else { return }
+                    entities.urls.append(URLEntity(start: start, end: end, url: url, expandedURL: expanded, displayURL: display))
+                }
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        return entities
+    }
+
+    static func user(_ scanner: inout Scanner) throws -> User {
+        var id: UserID?
+        var username: String?
+        var user = User(id: 0, username: "", name: "")
+        var name: String?
+        try scanner.members { scanner, key in
+            if key == "id" { id = try scanner.readID() }
+            else if key == "username" { username = try scanner.readString() }
+            else if key == "name" { name = try scanner.readString() }
+            else if key == "profile_image_url" { user.profileImageURL = V2Objects.secureURL(try scanner.readString()) }
+            else if key == "verified" { user.verified = try scanner.readBool() ?? false }
+            else if key == "description" { user.description = try scanner.readString() }
+            else if key == "location" { user.location = try scanner.readString() }
+            else if key == "created_at" { user.createdAt = try scanner.readString().flatMap(TwitterDate.parse) }
+            else if key == "protected" { user.protected = try scanner.readBool() ?? false }
+            else if key == "url" { user.url = V2Objects.nonEmpty(try scanner.readString()) }
+            else if key == "public_metrics" {
+                var metrics = UserMetrics()
+                try scanner.members { scanner, key in
+                    if key == "followers_count" { metrics.followers = try scanner.readInt() ?? 0 }
+                    else if key == "following_count" { metrics.following = try scanner.readInt() ?? 0 }
+                    else if key == "tweet_count" { metrics.tweets = try scanner.readInt() ?? 0 }
+                    else if key == "listed_count" { metrics.listed = try scanner.readInt() ?? 0 }
+                    else { try scanner.skipValue() }
+                }
+                user.metrics = metrics
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        guard let id, let username else { throw Bail() }
+        user.id = id
+        user.username = username
+        user.name = name ?? username
+        return user
+    }
+
+    static func includes(_ scanner: inout Scanner, into page: inout Page) throws {
+        try scanner.members { scanner, key in
+            if key == "users" {
+                try scanner.elements { scanner in page.users.append(try user(&scanner)) }
+            } else if key == "tweets" {
+                try scanner.elements { scanner in page.includedTweets.append(try tweet(&scanner)) }
+            } else if key == "media" {
+                // Media are few and optional; the tree reader's rules (unknown kinds dropped) apply.
+                try scanner.elements { scanner in
+                    if let media = V2Objects.media(try scanner.value(depth: 0)) { page.media.append(media) }
+                }
+            } else {
+                try scanner.skipValue()
+            }
+        }
+    }
+
+    static func meta(_ scanner: inout Scanner, into page: inout Page) throws {
+        var next: String?
+        var pagination: String?
+        try scanner.members { scanner, key in
+            if key == "newest_id" { page.newestID = try scanner.readID() }
+            else if key == "oldest_id" { page.oldestID = try scanner.readID() }
+            else if key == "result_count" { page.resultCount = try scanner.readInt() }
+            else if key == "next_token" { next = try scanner.readString() }
+            else if key == "pagination_token" { pagination = try scanner.readString() }
+            else if key == "previous_token" { page.previousToken = try scanner.readString() }
+            else { try scanner.skipValue() }
+        }
+        page.nextToken = next ?? pagination
+    }
+}
