@@ -183,6 +183,7 @@ public struct QueryDate: Hashable, Sendable, Comparable, CustomStringConvertible
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
+    /// Calendar order.
     public static func < (lhs: QueryDate, rhs: QueryDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
