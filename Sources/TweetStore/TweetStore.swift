@@ -33,7 +33,7 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
             try connection.execute("PRAGMA journal_mode = WAL")
         }
         // WAL with synchronous=NORMAL: a crash can lose the last commits but never corrupts the file.
-        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY")
+        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 268435456; PRAGMA wal_autocheckpoint = 8192")
         try Schema.migrate(connection)
         database = Database(connection: connection, label: "tweetsh.store")
     }
