@@ -23,7 +23,7 @@ public enum StoreLocation: Hashable, Sendable {
 
     var sqlitePath: String {
         switch self {
-        case .file(let path): return path
+        case .file(let path): return (path as NSString).expandingTildeInPath
         case .inMemory: return ":memory:"
         }
     }

@@ -21,7 +21,8 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     public init(location: StoreLocation = .defaultLocation(), countLimit: Int = 1_000) throws {
         self.location = location
         self.countLimit = countLimit
-        if case .file(let path) = location {
+        if case .file = location {
+            let path = location.sqlitePath
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
                 try FileManager.default.createDirectory(
@@ -92,6 +93,27 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     public func conversation(id: TweetID, cursor: String?, limit: Int) async throws -> Page {
         let request = SearchRequest(query: "conversation_id:\(id)", pageSize: limit)
         return try await search(SearchQuery(.term(.conversationID(id))), request: request, cursor: cursor)
+    }
+
+    /// How the store runs `query`: the FTS5 expression and the SQL conditions, for `explain` and bug reports.
+    public func explain(_ query: SearchQuery) async throws -> String {
+        try await database.run { connection in
+            let compiled = try QueryCompiler(resolveUser: Reader(connection: connection).userIDs(matching:)).compile(query)
+            var lines = ["match: " + (compiled.match ?? "(none: scans tweets newest first)")]
+            lines += compiled.conditions.map { "where: " + $0 }
+            if !compiled.bindings.isEmpty {
+                lines.append("values: " + compiled.bindings.map { value -> String in
+                    switch value {
+                    case .integer(let v): return String(v)
+                    case .real(let v): return String(v)
+                    case .text(let v): return "'" + v + "'"
+                    case .blob(let v): return "<\(v.count) bytes>"
+                    case .null: return "NULL"
+                    }
+                }.joined(separator: ", "))
+            }
+            return lines.joined(separator: "\n")
+        }
     }
 
     // MARK: Writing

@@ -12,6 +12,11 @@ struct StoreFileTests {
         #expect(StoreLocation.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/tweetsh/tweets.sqlite")
     }
 
+    @Test func tildeMeansHome() {
+        #expect(StoreLocation.file("~/x/t.sqlite").sqlitePath == NSHomeDirectory() + "/x/t.sqlite")
+        #expect(StoreLocation.inMemory.sqlitePath == ":memory:")
+    }
+
     @Test func fileStoreIsWALVersionedAndPersists() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -162,6 +162,16 @@ struct StoreSearchTests {
         try await store.checkIntegrity()
     }
 
+    @Test func explainShowsTheCompiledForm() async throws {
+        let store = try await Fixtures.store()
+        let plan = try await store.explain(SearchQuery(parsing: "swift (#a OR @b) -rust from:alice lang:en"))
+        #expect(plan.contains("match: ((body:\"swift\" AND (tags:\"a\" OR mentions:\"b\")) NOT (body:\"rust\"))"), "\(plan)")
+        #expect(plan.contains("where: (t.author_id IS ?)"))
+        #expect(plan.contains("values: 1, 'en'"))
+        let scan = try await store.explain(SearchQuery(parsing: "is:reply"))
+        #expect(scan.hasPrefix("match: (none"))
+    }
+
     @Test func requestBoundsApply() async throws {
         let store = try await Fixtures.store()
         let request = SearchRequest(query: "-zzz", sinceID: 200, untilID: 600)
