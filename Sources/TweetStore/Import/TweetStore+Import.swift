@@ -34,16 +34,36 @@ struct ImportState: Sendable {
 }
 
 extension TweetStore {
-    /// Tweets per write transaction: large enough to amortize the commit, small enough that searches interleave.
+    /// Lines per write transaction at most: large enough to amortize the commit, small enough that searches interleave.
     static let importBatchTweets = 5_000
+    /// Bytes of JSON per write transaction at most (about 5,000 tweets of twarc2 pages).
+    static let importBatchBytes = 6 << 20
     /// How many bad lines an import report quotes; the rest are only counted.
     static let reportedProblems = 10
+
+    enum LineOutcome: Sendable {
+        case page(Page)
+        case skip
+        case failure(String, String)
+    }
+
+    static func decode(
+        _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?
+    ) async -> [(line: Int, result: LineOutcome)] {
+        lines.map { line in
+            do {
+                return (line.number, try decodeLine(line.data).map(LineOutcome.page) ?? .skip)
+            } catch {
+                return (line.number, .failure(String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self)))
+            }
+        }
+    }
 
     /// Imports a JSONL file (twarc2 pages, flattened tweets, or anything `decodeLine` understands), streaming it in
     /// constant memory and committing in batches.
     ///
     /// A line `decodeLine` rejects is counted and the first few are reported with their line number; it never stops the
-    /// import. Decoding runs on the calling task while the previous batch is written on the store's queue.
+    /// import. Decoding runs in two child tasks while the previous batch is written on the store's queue.
     ///
     /// If an earlier run over the same unchanged file was interrupted (killed, cancelled), this one continues after the
     /// last committed line; otherwise the whole file is read again, and tweets already stored are simply replaced.
@@ -75,24 +95,53 @@ extension TweetStore {
         var reader = try LineReader(handle: handle, offset: state.offset)
         var problems: [ImportProblem] = []
         var skipped = 0
-        var batch: [Page] = []
-        var batchTweets = 0
+        var lines: [(number: Int, data: Data)] = []
+        var lineBytes = 0
         var pending: Task<Void, Error>?
 
+        func problem(_ line: Int, _ message: String, _ excerpt: String) {
+            state.errors += 1
+            // Decoding runs in parallel halves, so keep the first few by line number, not by arrival.
+            if problems.count < Self.reportedProblems || line < problems[problems.count - 1].line {
+                problems.append(ImportProblem(line: line, message: message, excerpt: excerpt))
+                problems.sort { $0.line < $1.line }
+                if problems.count > Self.reportedProblems { problems.removeLast() }
+            }
+        }
+
+        /// Decodes the lines read so far (two halves at once, so both cores work while the previous batch is being
+        /// written), then hands the pages to the writer once the batch before has been committed.
         func flush(finished: Bool) async throws {
+            let chunk = lines
+            lines.removeAll(keepingCapacity: true)
+            lineBytes = 0
+            let middle = chunk.count / 2
+            async let first = Self.decode(chunk[..<middle], decodeLine)
+            async let second = Self.decode(chunk[middle...], decodeLine)
+            var pages: [Page] = []
+            var tweets = 0
+            for outcome in await first + second {
+                switch outcome.result {
+                case .page(let page):
+                    pages.append(page)
+                    tweets += page.tweets.count
+                case .skip:
+                    skipped += 1
+                case .failure(let message, let excerpt):
+                    problem(outcome.line, message, excerpt)
+                }
+            }
             state.offset = reader.offset
-            state.tweets += batchTweets
+            state.tweets += tweets
             state.finished = finished
-            let pages = batch
             let snapshot = state
-            batch.removeAll(keepingCapacity: true)
-            batchTweets = 0
+            let decoded = pages
             try await pending?.value
             pending = Task {
                 try await self.database.run { connection in
                     try connection.transaction {
                         let writer = try Writer(connection: connection)
-                        try writer.write(pages)
+                        try writer.write(decoded)
                         try snapshot.save(connection)
                     }
                 }
@@ -102,33 +151,18 @@ extension TweetStore {
                 errors: snapshot.errors))
         }
 
-        func problem(_ message: String, _ excerpt: String) {
-            state.errors += 1
-            if problems.count < Self.reportedProblems {
-                problems.append(ImportProblem(line: state.line, message: message, excerpt: excerpt))
-            }
-        }
-
         do {
             while let line = try reader.next() {
                 state.line += 1
                 switch line {
                 case .tooLong(let length):
-                    problem("line is \(length) bytes long, more than the \(LineReader.maximumLineLength) allowed", "")
+                    problem(state.line, "line is \(length) bytes long, more than the \(LineReader.maximumLineLength) allowed", "")
                 case .text(let data):
                     if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { break }
-                    do {
-                        if let page = try decodeLine(data) {
-                            batch.append(page)
-                            batchTweets += page.tweets.count
-                        } else {
-                            skipped += 1
-                        }
-                    } catch {
-                        problem(String(describing: error), String(decoding: data.prefix(200), as: UTF8.self))
-                    }
+                    lines.append((state.line, data))
+                    lineBytes += data.count
                 }
-                if batchTweets >= Self.importBatchTweets || batch.count >= 1_000 { try await flush(finished: false) }
+                if lineBytes >= Self.importBatchBytes || lines.count >= Self.importBatchTweets { try await flush(finished: false) }
                 if Task.isCancelled { throw CancellationError() }
             }
             try await flush(finished: true)
