@@ -110,11 +110,25 @@ struct SearchExecutor {
             if next == nil {
                 page.resultCount = tweets.count
             } else if countLimit > 0 {
-                let countSQL = "SELECT count(*) FROM (SELECT 1 FROM \(from) WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)"
-                let count = Int(try connection.scalar(countSQL, bindings + [.integer(Int64(countLimit))]) ?? 0)
-                page.resultCount = count < countLimit ? count : nil
+                page.resultCount = try count(from: from, conditions: conditions, bindings: bindings,
+                                             textOnly: compiled.match != nil && compiled.conditions.isEmpty,
+                                             pageSize: pageSize)
             }
         }
         return page
+    }
+
+    /// The number of matches when it is cheap to know. A text-only query counts index entries alone; a query with
+    /// metadata conditions must read every candidate row, so it counts only up to ten pages' worth.
+    private func count(
+        from: String, conditions: [String], bindings: [SQLValue], textOnly: Bool, pageSize: Int
+    ) throws -> Int? {
+        let limit = textOnly ? countLimit : min(countLimit, 10 * pageSize)
+        let sql = textOnly
+            ? "SELECT count(*) FROM (SELECT 1 FROM tweets_fts WHERE tweets_fts MATCH ? LIMIT ?)"
+            : "SELECT count(*) FROM (SELECT 1 FROM \(from) WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)"
+        let values = (textOnly ? [bindings[0]] : bindings) + [.integer(Int64(limit))]
+        let count = Int(try connection.scalar(sql, values) ?? 0)
+        return count < limit ? count : nil
     }
 }

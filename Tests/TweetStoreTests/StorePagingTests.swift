@@ -68,6 +68,14 @@ struct StorePagingTests {
         #expect(try await capped.search(SearchRequest(query: "rare"), cursor: nil).resultCount == 85)
     }
 
+    @Test func metadataQueriesCountOnlyTenPagesAhead() async throws {
+        let store = try await Self.store()
+        // "-rare" has no word to look up, so counting reads rows: up to ten pages are counted.
+        #expect(try await store.search(SearchRequest(query: "-rare", pageSize: 20), cursor: nil).resultCount == 172)
+        #expect(try await store.search(SearchRequest(query: "-rare", pageSize: 10), cursor: nil).resultCount == nil)
+        #expect(try await store.search(SearchRequest(query: "common from:u1", pageSize: 10), cursor: nil).resultCount == 51)
+    }
+
     @Test func newTweetsDoNotShiftLaterPages() async throws {
         let store = try await Self.store()
         let request = SearchRequest(query: "common", pageSize: 50)
