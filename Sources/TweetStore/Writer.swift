@@ -137,11 +137,11 @@ struct IndexChanges {
             if let before { deletes.append((rowid, before)) }
             if let document { inserts.append((rowid, document)) }
         }
-        for (rowid, document) in deletes.sorted(by: { $0.0 < $1.0 }) {
-            try connection.withStatement(Self.delete, [.integer(rowid)] + document.values) { try $0.run() }
+        if !deletes.isEmpty {
+            let delete = try connection.prepare(Self.delete)
+            for (rowid, document) in deletes.sorted(by: { $0.0 < $1.0 }) { try delete.run([.integer(rowid)] + document.values) }
         }
-        for (rowid, document) in inserts.sorted(by: { $0.0 < $1.0 }) {
-            try connection.withStatement(Self.insert, [.integer(rowid)] + document.values) { try $0.run() }
-        }
+        let insert = try connection.prepare(Self.insert)
+        for (rowid, document) in inserts.sorted(by: { $0.0 < $1.0 }) { try insert.run([.integer(rowid)] + document.values) }
     }
 }

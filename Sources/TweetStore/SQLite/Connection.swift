@@ -13,7 +13,9 @@ final class CancelToken: Sendable {
 /// Not thread-safe by itself: `Database` confines it to one serial queue. The progress handler consults the token of the
 /// operation running now, so cancelling one task can never interrupt a different task's statement.
 final class Connection {
-    private(set) var db: OpaquePointer?
+    /// A `let` for the same reason as `Statement.handle`: no exclusivity check on every use.
+    let db: OpaquePointer
+    private var isClosed = false
     private var statements: [String: Statement] = [:]
     /// The cancellation token of the operation in progress, set by `Database`.
     var currentToken: CancelToken?
@@ -48,11 +50,10 @@ final class Connection {
     func close() {
         for statement in statements.values { statement.finalize() }
         statements.removeAll()
-        if let db {
-            sqlite3_progress_handler(db, 0, nil, nil)
-            sqlite3_close_v2(db)
-        }
-        db = nil
+        guard !isClosed else { return }
+        isClosed = true
+        sqlite3_progress_handler(db, 0, nil, nil)
+        sqlite3_close_v2(db)
     }
 
     /// Runs SQL text that may hold several statements and returns no rows.
@@ -78,6 +79,7 @@ final class Connection {
             // Dropped, not finalized: a statement still held by a caller (a Writer) finalizes when released.
             statements.removeAll()
         }
+
         let statement = Statement(handle: handle, sql: sql)
         statements[sql] = statement
         return statement
