@@ -16,7 +16,7 @@ private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// One prepared statement. Owned by a `Connection`, which finalizes it before closing.
 final class Statement {
     /// A `let`, not a var that `finalize` clears: every bind and column read touches it, and a mutable class property
-    /// costs a dynamic exclusivity check on each access (13% of import time when it was one).
+    /// costs a dynamic exclusivity check on each access.
     let handle: OpaquePointer
     let sql: String
     private var isFinalized = false
