@@ -121,10 +121,11 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     /// Adds pages in one transaction: tweets become searchable, included tweets, users and media are kept for display.
     /// Tweets already stored are replaced, so adding the same page twice changes nothing.
     public func insert(_ pages: [Page]) async throws {
+        let batch = PreparedBatch(pages)
         try await database.run { connection in
             try connection.transaction {
                 let writer = try Writer(connection: connection)
-                try writer.write(pages)
+                try writer.write(batch)
             }
         }
     }

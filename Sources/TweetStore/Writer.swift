@@ -23,20 +23,23 @@ struct Writer {
     /// segment whenever a rowid goes down and whenever another statement opens a savepoint (as `INSERT OR REPLACE`
     /// does). Interleaving index and table writes, or writing newest first as pages come, made one segment per tweet
     /// and imports several times slower.
-    func write(_ pages: [Page]) throws {
-        for page in pages {
-            for user in page.users { try write(user) }
-            for media in page.media { try write(media) }
-        }
+    func write(_ batch: PreparedBatch) throws {
+        for user in batch.users { try write(user) }
+        for media in batch.media { try write(media) }
         var index = IndexChanges()
-        for tweet in pages.flatMap(\.includedTweets) { try stage(tweet, primary: false, into: &index) }
-        for tweet in pages.flatMap(\.tweets) { try stage(tweet, primary: true, into: &index) }
+        for tweet in batch.included { try stage(tweet, into: &index) }
+        for tweet in batch.tweets { try stage(tweet, into: &index) }
         try index.apply(connection)
     }
 
-    /// Writes one page; see `write(_:)` for pages.
+    /// Writes pages; see `write(_:)` for a prepared batch.
+    func write(_ pages: [Page]) throws {
+        try write(PreparedBatch(pages))
+    }
+
+    /// Writes one page; see `write(_:)` for a prepared batch.
     func write(_ page: Page) throws {
-        try write([page])
+        try write(PreparedBatch([page]))
     }
 
     private static let columns = "tweets(id, author_id, created_at, conversation_id, reply_to_user, "
@@ -46,27 +49,25 @@ struct Writer {
 
     /// Upserts one tweet's row and records how its index entry must change. A primary tweet is indexed for search; an
     /// included one is kept for lookups only and never demotes a tweet already stored as primary.
-    private func stage(_ tweet: Tweet, primary: Bool, into index: inout IndexChanges) throws {
-        let rowid = Int64(bitPattern: tweet.id.rawValue)
-        let flags = TweetRecord.flags(for: tweet, includedOnly: !primary)
-        let values = TweetRecord.values(for: tweet, flags: flags)
+    private func stage(_ prepared: PreparedTweet, into index: inout IndexChanges) throws {
+        let rowid = prepared.rowid
         // Most tweets are new: try the plain insert first and look at the stored row only when one is there.
-        try insertNew.run(values)
+        try insertNew.run(prepared.values)
         if connection.changes == 1 {
             index.recordCommitted(rowid, nil)
-            index.stage(rowid, primary ? TweetDocument(tweet) : nil)
+            index.stage(rowid, prepared.document)
             return
         }
         selectExisting.bind([.integer(rowid)])
         defer { selectExisting.reset() }
         guard try selectExisting.step() else { return }
-        var old = Tweet(id: tweet.id, text: selectExisting.text(1))
+        var old = Tweet(id: TweetID(UInt64(bitPattern: rowid)), text: selectExisting.text(1))
         try TweetRecord.decodeExtra(selectExisting.blob(2), into: &old)
         let wasPrimary = !TweetFlags(rawValue: selectExisting.int64(0)).contains(.includedOnly)
-        if wasPrimary, !primary { return }
+        if wasPrimary, !prepared.primary { return }
         index.recordCommitted(rowid, wasPrimary ? TweetDocument(old) : nil)
-        try replaceTweet.run(values)
-        index.stage(rowid, primary ? TweetDocument(tweet) : nil)
+        try replaceTweet.run(prepared.values)
+        index.stage(rowid, prepared.document)
     }
 
     private static let insertUser = "INSERT OR REPLACE INTO users(id, username, name, profile_image_url, verified, "
@@ -143,5 +144,47 @@ struct IndexChanges {
         }
         let insert = try connection.prepare(Self.insert)
         for (rowid, document) in inserts.sorted(by: { $0.0 < $1.0 }) { try insert.run([.integer(rowid)] + document.values) }
+    }
+}
+
+/// A tweet turned into what the writer binds, computed before the write so the serial writer thread does only SQLite
+/// work (row values, flags, the compact `extra` bytes and the index document are built by the decoding tasks).
+struct PreparedTweet: Sendable {
+    let rowid: Int64
+    let primary: Bool
+    let values: [SQLValue]
+    /// What the index should hold; nil for included tweets, which are not indexed.
+    let document: TweetDocument?
+
+    init(_ tweet: Tweet, primary: Bool) {
+        rowid = Int64(bitPattern: tweet.id.rawValue)
+        self.primary = primary
+        values = TweetRecord.values(for: tweet, flags: TweetRecord.flags(for: tweet, includedOnly: !primary))
+        document = primary ? TweetDocument(tweet) : nil
+    }
+}
+
+/// Pages ready for `Writer`: users, media, then included and primary tweets in arrival order.
+struct PreparedBatch: Sendable {
+    var users: [User] = []
+    var media: [Media] = []
+    var included: [PreparedTweet] = []
+    var tweets: [PreparedTweet] = []
+
+    init(_ pages: [Page]) {
+        for page in pages {
+            users += page.users
+            media += page.media
+            included += page.includedTweets.map { PreparedTweet($0, primary: false) }
+            tweets += page.tweets.map { PreparedTweet($0, primary: true) }
+        }
+    }
+
+    /// Appends another batch after this one.
+    mutating func append(_ other: PreparedBatch) {
+        users += other.users
+        media += other.media
+        included += other.included
+        tweets += other.tweets
     }
 }

@@ -5,7 +5,7 @@ import TweetKit
 ///
 /// The index is contentless (it keeps no copy of the text), so removing a tweet's entry means handing FTS5 exactly the
 /// values indexed before. They are therefore computed only from what the tweet's own row keeps, by this one function.
-struct TweetDocument: Equatable {
+struct TweetDocument: Equatable, Sendable {
     var body: String
     var tags: String
     var cashtags: String

@@ -41,22 +41,34 @@ extension TweetStore {
     /// How many bad lines an import report quotes; the rest are only counted.
     static let reportedProblems = 10
 
-    enum LineOutcome: Sendable {
-        case page(Page)
-        case skip
-        case failure(String, String)
+    /// What became of the lines of one half of a batch.
+    struct DecodedLines: Sendable {
+        var batch = PreparedBatch([])
+        var tweets = 0
+        var skipped = 0
+        var failures: [(line: Int, message: String, excerpt: String)] = []
     }
 
+    /// Decodes lines and prepares their pages for the writer; runs in a child task, in parallel with the other half.
     static func decode(
         _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?
-    ) async -> [(line: Int, result: LineOutcome)] {
-        lines.map { line in
+    ) async -> DecodedLines {
+        var result = DecodedLines()
+        var pages: [Page] = []
+        for line in lines {
             do {
-                return (line.number, try decodeLine(line.data).map(LineOutcome.page) ?? .skip)
+                if let page = try decodeLine(line.data) {
+                    pages.append(page)
+                    result.tweets += page.tweets.count
+                } else {
+                    result.skipped += 1
+                }
             } catch {
-                return (line.number, .failure(String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self)))
+                result.failures.append((line.number, String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self)))
             }
         }
+        result.batch = PreparedBatch(pages)
+        return result
     }
 
     /// Imports a JSONL file (twarc2 pages, flattened tweets, or anything `decodeLine` understands), streaming it in
@@ -118,30 +130,23 @@ extension TweetStore {
             let middle = chunk.count / 2
             async let first = Self.decode(chunk[..<middle], decodeLine)
             async let second = Self.decode(chunk[middle...], decodeLine)
-            var pages: [Page] = []
-            var tweets = 0
-            for outcome in await first + second {
-                switch outcome.result {
-                case .page(let page):
-                    pages.append(page)
-                    tweets += page.tweets.count
-                case .skip:
-                    skipped += 1
-                case .failure(let message, let excerpt):
-                    problem(outcome.line, message, excerpt)
-                }
-            }
+            var decoded = await first
+            let rest = await second
+            decoded.batch.append(rest.batch)
+            let tweets = decoded.tweets + rest.tweets
+            skipped += decoded.skipped + rest.skipped
+            for failure in decoded.failures + rest.failures { problem(failure.line, failure.message, failure.excerpt) }
             state.offset = reader.offset
             state.tweets += tweets
             state.finished = finished
             let snapshot = state
-            let decoded = pages
+            let batch = decoded.batch
             try await pending?.value
             pending = Task {
                 try await self.database.run { connection in
                     try connection.transaction {
                         let writer = try Writer(connection: connection)
-                        try writer.write(decoded)
+                        try writer.write(batch)
                         try snapshot.save(connection)
                     }
                 }
