@@ -144,3 +144,24 @@ struct QueryParserTests {
         #expect(try SearchQuery(parsing: "lang:en @jack").forAPI().query == "lang:en @jack")
     }
 }
+
+@Suite("Query terms")
+struct QueryTermTests {
+    @Test func textualTermsAreTheOnesTheIndexAnswers() throws {
+        let query = try SearchQuery(parsing: "a \"b c\" #d $E @f url:g from:h lang:en is:reply has:media min_likes:1")
+        #expect(query.root.terms.filter(\.isTextual) == [.keyword("a"), .phrase("b c"), .hashtag("d"), .cashtag("E"),
+                                                          .mention("f"), .url("g")])
+        #expect(query.root.terms.count == 11)
+    }
+
+    @Test func datesAreValidatedAndConverted() {
+        #expect(QueryDate("2024-02-29") != nil)
+        #expect(QueryDate("2023-02-29") == nil)
+        #expect(QueryDate("2024-13-01") == nil)
+        #expect(QueryDate("2024-1-01") == nil)
+        #expect(QueryDate("1970-01-02")?.startOfDay.timeIntervalSince1970 == 86_400)
+        #expect(QueryDate("2000-03-01")?.startOfDay.timeIntervalSince1970 == 951_868_800)
+        #expect(QueryDate(year: 5, month: 6, day: 7)?.description == "0005-06-07")
+        #expect(QueryDate("2024-01-01")! < QueryDate("2024-01-02")!)
+    }
+}

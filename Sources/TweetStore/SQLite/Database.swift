@@ -27,11 +27,6 @@ final class Database: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the connection's queue and waits, for callers that are not async (benchmarks, setup).
-    func runBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
-        try queue.sync { try perform(token: CancelToken(), body) }
-    }
-
     private func perform<T>(token: CancelToken, _ body: (Connection) throws -> T) throws -> T {
         if token.isCancelled { throw CancellationError() }
         connection.currentToken = token
