@@ -172,4 +172,12 @@ public struct StoreStatistics: Hashable, Sendable {
     public var users: Int
     /// Size of the main database file (without the write-ahead log).
     public var databaseBytes: Int
+
+    /// Creates statistics.
+    public init(tweets: Int, includedTweets: Int, users: Int, databaseBytes: Int) {
+        self.tweets = tweets
+        self.includedTweets = includedTweets
+        self.users = users
+        self.databaseBytes = databaseBytes
+    }
 }

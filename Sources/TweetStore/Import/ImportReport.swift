@@ -10,6 +10,15 @@ public struct ImportProgress: Hashable, Sendable {
     public var tweets: Int
     /// Lines that could not be decoded.
     public var errors: Int
+
+    /// Creates a progress report.
+    public init(bytesRead: UInt64, totalBytes: UInt64, lines: Int, tweets: Int, errors: Int) {
+        self.bytesRead = bytesRead
+        self.totalBytes = totalBytes
+        self.lines = lines
+        self.tweets = tweets
+        self.errors = errors
+    }
 }
 
 /// A line the importer could not use.
@@ -20,6 +29,13 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// The start of the line, for recognizing it.
     public var excerpt: String
+
+    /// Creates a problem report.
+    public init(line: Int, message: String, excerpt: String) {
+        self.line = line
+        self.message = message
+        self.excerpt = excerpt
+    }
 
     /// `line 12: message`.
     public var description: String { "line \(line): \(message)" }
@@ -39,4 +55,16 @@ public struct ImportReport: Hashable, Sendable {
     public var skippedLines: Int
     /// The line an interrupted earlier run had reached, when this run continued from there.
     public var resumedAfterLine: Int?
+
+    /// Creates a report.
+    public init(
+        lines: Int, tweets: Int, errorCount: Int, problems: [ImportProblem], skippedLines: Int, resumedAfterLine: Int?
+    ) {
+        self.lines = lines
+        self.tweets = tweets
+        self.errorCount = errorCount
+        self.problems = problems
+        self.skippedLines = skippedLines
+        self.resumedAfterLine = resumedAfterLine
+    }
 }
