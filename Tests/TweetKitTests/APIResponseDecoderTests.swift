@@ -31,8 +31,12 @@ import Testing
 
         #expect(page.users.map(\.username) == ["alice", "bob"])
         #expect(page.includedTweets.map(\.id) == [1460000000000000001])
-        #expect(page.media == [Media(mediaKey: "3_1460323730000000000", kind: .photo, url: "https://pbs.twimg.com/media/x.jpg",
-                                     width: 800, height: 600, altText: "a plate")])
+        #expect(page.media == [
+            Media(mediaKey: "3_1460323730000000000", kind: .photo, url: "https://pbs.twimg.com/media/x.jpg",
+                  width: 800, height: 600, altText: "a plate"),
+            Media(mediaKey: "7_1", kind: .video, previewImageURL: "https://pbs.twimg.com/v.jpg", width: 1280, height: 720),
+            Media(mediaKey: "16_2", kind: .animatedGIF, previewImageURL: "https://pbs.twimg.com/g.jpg"),
+        ], "places, polls and unknown media kinds are ignored")
     }
 
     @Test func textStaysEscapedAndDisplayTextDecodesEntities() throws {
@@ -69,6 +73,13 @@ import Testing
         // Without the original, the truncated text is all there is.
         let bare = Page(tweets: [retweet])
         #expect(retweet.displayText(in: bare) == retweet.text)
+    }
+
+    @Test func displayTextCanExpandLinks() throws {
+        let page = try APIResponseDecoder.decodePage(from: Fixtures.searchPage.data)
+        let text = page.tweets[0].displayText(in: page, expandingLinks: true)
+        #expect(text == "😀 #food @bob https://example.com/fish Fish & chips <3")
+        #expect(page.tweets[0].displayText(in: page, expandingLinks: false) == page.tweets[0].displayText(in: page))
     }
 
     @Test func usersUpgradeHTTPImagesAndTreatEmptyURLAsUnset() throws {
@@ -146,6 +157,22 @@ import Testing
         } catch {
             Issue.record("unexpected error \(error)")
         }
+        let errorBodies = [
+            #"{"errors":[{"code":88,"message":"Rate limit exceeded"}]}"#: "Rate limit exceeded (code 88)",
+            #"{"errors":[{"parameters":{"query":["x"]},"message":"bad"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}"#: "Invalid Request",
+            #"{"title":"UsageCapExceeded","type":"https://api.twitter.com/2/problems/usage-capped","period":"Monthly","detail":"Usage cap exceeded: Monthly product cap"}"#: "Usage cap exceeded",
+            "<html><body>Not Found</body></html>": "not valid JSON",
+        ]
+        for (body, expected) in errorBodies {
+            do {
+                _ = try APIResponseDecoder.decodePage(from: body.data)
+                Issue.record("an error body decoded as a page: \(body)")
+            } catch let problem as DecodingProblem {
+                #expect(problem.message.contains(expected), "\(problem.message)")
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+        }
         do {
             _ = try APIResponseDecoder.decodePage(from: #"{"data":[{"id":"x1","text":"t"}]}"#.data)
             Issue.record("a non-numeric id decoded")
@@ -163,6 +190,14 @@ import Testing
         } catch {
             Issue.record("unexpected error \(error)")
         }
+    }
+
+    @Test func backwardsEntitySpansAreDropped() throws {
+        let body = ##"{"data":[{"id":"5","text":"#a #b","entities":{"hashtags":[{"start":3,"end":1,"tag":"a"},{"start":-1,"end":2,"tag":"x"},{"start":3,"end":5,"tag":"b"}]}}]}"##
+        let fast = try APIResponseDecoder.decodePage(from: body.data)
+        let tree = try APIResponseDecoder.decodePage(from: try JSONParser.parse(body.data))
+        #expect(fast.tweets[0].entities.hashtags == [Hashtag(start: 3, end: 5, tag: "b")])
+        #expect(tree == fast)
     }
 
     @Test func longPostsUseNoteTweetText() throws {

@@ -33,6 +33,18 @@ import Testing
         #expect(Self.corpus.users.allSatisfy { $0.description?.contains(DemoCorpus.sourceLabel) == true })
     }
 
+    @Test func usersMostlyTweetInOneLanguage() {
+        var languages: [UserID: [String: Int]] = [:]
+        for tweet in Self.tweets where tweet.retweetedID == nil && tweet.repliedToID == nil {
+            languages[tweet.authorID!, default: [:]][tweet.lang!, default: 0] += 1
+        }
+        let busy = languages.values.filter { $0.values.reduce(0, +) >= 20 }
+        #expect(!busy.isEmpty)
+        for counts in busy {
+            #expect(Double(counts.values.max()!) > 0.7 * Double(counts.values.reduce(0, +)))
+        }
+    }
+
     @Test func activityIsSkewedAcrossUsers() {
         var counts: [UserID: Int] = [:]
         for tweet in Self.tweets { counts[tweet.authorID!, default: 0] += 1 }
@@ -52,7 +64,8 @@ import Testing
                     #expect(tweet.conversationID == parent.conversationID)
                     #expect(tweet.inReplyToUserID == parent.authorID)
                     #expect(page.user(parent.authorID) != nil)
-                    #expect(tweet.text.hasPrefix("@\(page.user(parent.authorID)!.username) "))
+                    let opensWithHandle = tweet.text.hasPrefix("@\(page.user(parent.authorID)!.username) ")
+                    #expect(opensWithHandle == (parent.authorID != tweet.authorID), "self-threads carry no handle")
                 } else {
                     #expect(tweet.conversationID == tweet.id)
                 }

@@ -15,7 +15,8 @@ enum Fixtures {
        "entities":{"hashtags":[{"start":2,"end":7,"tag":"food"}],
                    "mentions":[{"start":8,"end":12,"username":"bob","id":"783214"}],
                    "urls":[{"start":13,"end":29,"url":"https://t.co/abc","expanded_url":"https://example.com/fish","display_url":"example.com/fish"}]},
-       "attachments":{"media_keys":["3_1460323730000000000"]}},
+       "attachments":{"media_keys":["3_1460323730000000000"]},"reply_settings":"everyone",
+       "geo":{"place_id":"01a9a39529b27f36"}},
       {"id":"1460323737035677697","text":"RT @alice: This original is much longer than what a retweet's own text keeps, because the API trunc…",
        "author_id":"783214","conversation_id":"1460323737035677697","created_at":"2021-11-15T17:59:59.000Z","lang":"en",
        "referenced_tweets":[{"type":"retweeted","id":"1460000000000000001"}]}
@@ -32,7 +33,12 @@ enum Fixtures {
         {"id":"1460000000000000001","text":"This original is much longer than what a retweet's own text keeps, because the API truncates it &amp; adds an ellipsis at the end.",
          "author_id":"2244994945","created_at":"2021-11-14T10:00:00.000Z","lang":"en"}
       ],
-      "media":[{"media_key":"3_1460323730000000000","type":"photo","url":"http://pbs.twimg.com/media/x.jpg","width":800,"height":600,"alt_text":"a plate"}]
+      "media":[{"media_key":"3_1460323730000000000","type":"photo","url":"http://pbs.twimg.com/media/x.jpg","width":800,"height":600,"alt_text":"a plate"},
+               {"media_key":"7_1","type":"video","preview_image_url":"https://pbs.twimg.com/v.jpg","width":1280,"height":720},
+               {"media_key":"16_2","type":"animated_gif","preview_image_url":"https://pbs.twimg.com/g.jpg"},
+               {"media_key":"99_3","type":"hologram"}],
+      "places":[{"id":"01a9a39529b27f36","full_name":"Manhattan, NY"}],
+      "polls":[{"id":"1199786642468413448","options":[{"position":1,"label":"yes","votes":1}]}]
     },
     "meta":{"newest_id":"1460323737035677698","oldest_id":"1460323737035677697","result_count":2,"next_token":"b26v89c19zqg8o3fpdy"}}
     """#

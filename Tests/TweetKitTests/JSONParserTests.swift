@@ -93,6 +93,57 @@ import Testing
         }
     }
 
+    func flattenedViaTree(_ data: Data) throws -> Page? {
+        try CollectionLineDecoder.decode(value: try JSONParser.parse(data))
+    }
+
+    func flattenedViaFast(_ data: Data) -> Page? {
+        data.withUnsafeBytes { FastPageDecoder.decodeFlattened($0.bindMemory(to: UInt8.self)) }
+    }
+
+    @Test func flattenedLinesAgree() throws {
+        let fixture = Data(Fixtures.twarcFlatLine.utf8)
+        let fastFixture = try #require(flattenedViaFast(fixture))
+        #expect(fastFixture == (try flattenedViaTree(fixture)))
+        var exporter = PageExporter(format: .flattenedJSONL, metadata: TwarcMetadata(url: "x", retrievedAt: Date(timeIntervalSince1970: 0)))
+        var checked = 0
+        for page in DemoCorpus(seed: 12, tweetCount: 1000).prefix(5) {
+            for line in exporter.encode(page).split(separator: "\n") {
+                let data = Data(line.utf8)
+                let fast = try #require(flattenedViaFast(data))
+                #expect(fast == (try flattenedViaTree(data)))
+                checked += 1
+            }
+        }
+        #expect(checked == 500)
+        for other in [Fixtures.searchPage, Fixtures.singleTweet, Fixtures.v1Search, #"{"id":"1"}"#, #"{"id":"1","text":"t","data":[]}"#] {
+            #expect(flattenedViaFast(Data(other.utf8)) == nil, "\(other.prefix(30))")
+        }
+    }
+
+    @Test func mutatedFlattenedLinesNeverDisagree() throws {
+        var random = SplitMix64(seed: 6)
+        let line = Array(Fixtures.twarcFlatLine.utf8)
+        let noise = Array(#"{}[]:,"\ 0129.eE-tfn"#.utf8)
+        var accepted = 0
+        for _ in 0..<3000 {
+            var bytes = line
+            for _ in 0..<(1 + random.below(3)) {
+                let position = random.below(bytes.count)
+                switch random.below(3) {
+                case 0: bytes.remove(at: position)
+                case 1: bytes.insert(random.pick(noise), at: position)
+                default: bytes[position] = random.pick(noise)
+                }
+            }
+            let data = Data(bytes)
+            guard let fast = flattenedViaFast(data) else { continue }
+            accepted += 1
+            #expect(fast == (try flattenedViaTree(data)), "paths disagree on: \(String(decoding: bytes, as: UTF8.self))")
+        }
+        #expect(accepted > 100)
+    }
+
     @Test func mutatedLinesNeverDisagree() throws {
         var random = SplitMix64(seed: 5)
         let lines = [Fixtures.searchPage, Fixtures.pageWithPartialErrors, Fixtures.twarcRawLine].map { Array($0.utf8) }

@@ -144,6 +144,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(throws: DecodingProblem.self) { try ArchiveReader(url: folder) }
         #expect(throws: DecodingProblem.self) { try ArchiveReader(url: folder.appendingPathComponent("missing")) }
+        let zip = folder.appendingPathComponent("twitter-2023.zip")
+        try Data("PK".utf8).write(to: zip)
+        do {
+            _ = try ArchiveReader(url: zip)
+            Issue.record("a zip file opened")
+        } catch let problem as DecodingProblem {
+            #expect(problem.message.contains("unzip"))
+        }
         try write("[1,2,3]", "tweets.js")
         var reader = try ArchiveReader(url: folder).makePageReader()
         #expect(throws: DecodingProblem.self) { try reader.next() }
@@ -182,6 +190,15 @@ import Testing
         #expect(try CollectionLineDecoder.decode(line: "  \r".data) == nil)
         #expect(try CollectionLineDecoder.decode(line: Fixtures.emptyPage.data) == nil)
         #expect(try CollectionLineDecoder.decode(line: Fixtures.onlyErrors.data) == nil)
+    }
+
+    @Test func byteOrderMarkAndFlattenedUsers() throws {
+        let marked = Data([0xEF, 0xBB, 0xBF]) + Data(Fixtures.twarcRawLine.utf8)
+        #expect(try CollectionLineDecoder.decode(line: marked)?.tweets.map(\.id) == [30])
+        let user = #"{"id":"12","username":"zed","name":"Zed","url":""}"#
+        let page = try #require(try CollectionLineDecoder.decode(line: Data(user.utf8)))
+        #expect(page.tweets.isEmpty)
+        #expect(page.users.map(\.username) == ["zed"])
     }
 
     @Test func mixedFileIsDetectedLineByLine() throws {

@@ -37,6 +37,18 @@ import Testing
         #expect(TwitterDate.formatClassic(Date(timeIntervalSince1970: 1_562_974_837)) == "Fri Jul 12 23:40:37 +0000 2019")
         #expect(TwitterDate.formatISO8601(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
     }
+
+    @Test func outOfRangeDatesNeitherParseNorTrap() {
+        #expect(TwitterDate.parseClassic("Fri Jul 12 23:40:37 +0000 -5") == nil)
+        #expect(TwitterDate.parseClassic("Fri Jul 12 23:40:37 +0000 99999999999999") == nil)
+        #expect(TwitterDate.parseISO8601("0000-01-01T00:00:00Z") == nil)
+        #expect(TwitterDate.formatISO8601(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59.000Z")
+        #expect(TwitterDate.formatISO8601(Date(timeIntervalSince1970: -1e300)) == "0001-01-01T00:00:00.000Z")
+        #expect(TwitterDate.formatClassic(Date(timeIntervalSince1970: .infinity)).hasSuffix("9999"))
+        var writer = JSONWriter()
+        writer.date(Date(timeIntervalSince1970: -.infinity))
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #""0001-01-01T00:00:00.000Z""#)
+    }
 }
 
 @Suite struct HTMLEntitiesTests {

@@ -18,6 +18,9 @@ public struct ArchiveReader: Sendable {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw DecodingProblem("no such file or folder: \(url.path)")
         }
+        if !isDirectory.boolValue && url.pathExtension.lowercased() == "zip" {
+            throw DecodingProblem("\(url.path) is the zipped archive: unzip it and open the folder it makes")
+        }
         let dataFolder: URL
         var explicitFile: URL?
         if isDirectory.boolValue {

@@ -37,11 +37,8 @@ public enum APIResponseDecoder {
         case .object?:
             page.tweets = [try V2Objects.tweet(object["data"]!, path: "data")]
         case nil, .null?:
+            if let problem = V2Objects.errorDocumentProblem(object) { throw problem }
             if object["meta"] == nil && object["errors"] == nil {
-                if let title = object["title"]?.string {
-                    let detail = object["detail"]?.string.map { ": \($0)" } ?? ""
-                    throw DecodingProblem("response is an API error, not data: \(title)\(detail)")
-                }
                 throw DecodingProblem("response has none of data, meta or errors; keys: \(object.keys.joined(separator: ", "))")
             }
         default:

@@ -8,7 +8,8 @@ import Foundation
 /// - a single-tweet lookup `{"data":{...}}`, or a user lookup `{"data":{"username":…}}`;
 /// - a flattened tweet (`twarc2 flatten`): a tweet object with `author`, `in_reply_to_user`, `attachments.media` and
 ///   expanded `referenced_tweets` merged in;
-/// - a v1.1 search response (`statuses`), or a single v1.1 status (twarc 1).
+/// - a v1.1 search response (`statuses`), or a single v1.1 status (twarc 1);
+/// - a flattened user (`{"id":…,"username":…}`), which yields a page with only that user.
 public enum CollectionLineDecoder {
     /// Decodes one line. Returns nil for lines that hold no tweets: blank lines, and pages without `data`
     /// (empty results, error-only responses), which twarc2 records too.
@@ -22,13 +23,14 @@ public enum CollectionLineDecoder {
         }
         let outcome: Outcome = line.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var start = 0
+            var start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
             while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0D || bytes[start] == 0x0A {
                 start += 1
             }
             if start == bytes.count { return .blank }
             // Most lines of a big collection are twarc2 pages: try the direct path before building a tree.
             if let fast = FastPageDecoder.decode(bytes) { return .fast(fast.hasData ? fast.page : nil) }
+            if let flattened = FastPageDecoder.decodeFlattened(bytes) { return .fast(flattened) }
             return .tree(Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(bytes) })
         }
         let parsed: Result<JSONValue, JSONParseError>
@@ -77,6 +79,10 @@ public enum CollectionLineDecoder {
         }
         if object["id"] != nil && object["text"] != nil {
             return try decodeFlattened(object)
+        }
+        if object["id"] != nil && object["username"] != nil {
+            // A flattened user lookup (`twarc2 users`, then `flatten`): one user per line.
+            return Page(users: [try V2Objects.user(root, path: "user")])
         }
         if object["meta"] != nil || object["errors"] != nil {
             return nil

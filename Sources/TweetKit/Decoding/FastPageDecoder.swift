@@ -15,6 +15,7 @@ enum FastPageDecoder {
         var page = Page()
         var sawData = false
         var sawMetaOrErrors = false
+        var legacyErrors = false
         do {
             try scanner.members { scanner, key in
                 if key == "data" {
@@ -29,7 +30,9 @@ enum FastPageDecoder {
                     try meta(&scanner, into: &page)
                 } else if key == "errors" {
                     sawMetaOrErrors = true
-                    page.errors = V2Objects.partialErrors(try scanner.value(depth: 0))
+                    let errors = try scanner.value(depth: 0)
+                    legacyErrors = V2Objects.isLegacyErrorList(errors.array ?? [])
+                    page.errors = V2Objects.partialErrors(errors)
                 } else if key == "statuses" || key == "id" || key == "id_str" || key == "text" || key == "title" {
                     throw Bail()
                 } else {
@@ -37,7 +40,8 @@ enum FastPageDecoder {
                 }
             }
             scanner.skipWhitespace()
-            guard scanner.index == bytes.count, sawData || sawMetaOrErrors else { return nil }
+            // An error response (v1.1-style errors and no data) is the tree decoder's to report.
+            guard scanner.index == bytes.count, sawData || sawMetaOrErrors, sawData || !legacyErrors else { return nil }
         } catch {
             return nil
         }
@@ -47,27 +51,72 @@ enum FastPageDecoder {
     private struct Bail: Error {}
 
     static func tweet(_ scanner: inout Scanner) throws -> Tweet {
+        try finish(try tweetObject(&scanner, collecting: false, depth: 0))
+    }
+
+    /// Objects a flattened tweet carries beside its own fields (`twarc2 flatten` merges them in).
+    struct Embedded {
+        var author: User?
+        var replyUser: User?
+        var attachmentMedia: [Media] = []
+        var media: [Media] = []
+        /// Expanded references (those with text), each with what it embeds in turn.
+        var references: [(tweet: Tweet, embedded: Embedded)] = []
+    }
+
+    /// A tweet object's fields as read, before the checks that make it a `Tweet`.
+    struct ParsedTweet {
+        var tweet = Tweet(id: 0, text: "")
         var id: TweetID?
         var text: String?
+        var sawText = false
         var noteText: String?
         var noteEntities: TweetEntities?
-        var tweet = Tweet(id: 0, text: "")
+        /// `type`, present when the object is an item of a flattened `referenced_tweets`.
+        var kind: ReferencedTweet.Kind?
+        var embedded = Embedded()
+    }
+
+    static func finish(_ parsed: ParsedTweet) throws -> Tweet {
+        guard let id = parsed.id, let text = parsed.noteText ?? parsed.text else { throw Bail() }
+        var tweet = parsed.tweet
+        tweet.id = id
+        tweet.text = text
+        if let noteEntities = parsed.noteEntities { tweet.entities = noteEntities }
+        return tweet
+    }
+
+    /// Reads a tweet object. With `collecting`, the flattened form's embedded objects are kept too; at depth 0 the
+    /// keys of other line shapes make it give up, as the tree decoder would pick another reading.
+    static func tweetObject(_ scanner: inout Scanner, collecting: Bool, depth: Int) throws -> ParsedTweet {
+        var parsed = ParsedTweet()
         try scanner.members { scanner, key in
             switch key.bytes.count == 0 ? (key.decoded?.count ?? 0) : key.bytes.count {
-            case 2 where key == "id": id = try scanner.readID()
-            case 4 where key == "text": text = try scanner.readString()
-            case 4 where key == "lang": tweet.lang = try scanner.readString()
-            case 6 where key == "source": tweet.source = try scanner.readString()
-            case 8 where key == "entities": tweet.entities = try entities(&scanner)
-            case 9 where key == "author_id": tweet.authorID = try scanner.readID()
+            case 2 where key == "id": parsed.id = try scanner.readID()
+            case 4 where key == "text":
+                parsed.sawText = true
+                parsed.text = try scanner.readString()
+            case 4 where key == "lang": parsed.tweet.lang = try scanner.readString()
+            case 4 where key == "type": parsed.kind = try scanner.readString().flatMap(ReferencedTweet.Kind.init(rawValue:))
+            case 4 where key == "data" && collecting && depth == 0: throw Bail()
+            case 5 where key == "media" && collecting:
+                try scanner.elements { scanner in
+                    if let media = V2Objects.media(try scanner.value(depth: 0)) { parsed.embedded.media.append(media) }
+                }
+            case 6 where key == "source": parsed.tweet.source = try scanner.readString()
+            case 6 where key == "author" && collecting: parsed.embedded.author = try user(&scanner)
+            case 6 where key == "id_str" && collecting && depth == 0: throw Bail()
+            case 8 where key == "entities": parsed.tweet.entities = try entities(&scanner)
+            case 8 where key == "statuses" && collecting && depth == 0: throw Bail()
+            case 9 where key == "author_id": parsed.tweet.authorID = try scanner.readID()
             case 10 where key == "created_at":
-                if let created = try scanner.readString() { tweet.createdAt = TwitterDate.parse(created) }
+                if let created = try scanner.readString() { parsed.tweet.createdAt = TwitterDate.parse(created) }
             case 10 where key == "note_tweet":
                 try scanner.members { scanner, key in
                     if key == "text" {
-                        noteText = try scanner.readString()
+                        parsed.noteText = try scanner.readString()
                     } else if key == "entities" {
-                        noteEntities = try entities(&scanner)
+                        parsed.noteEntities = try entities(&scanner)
                     } else {
                         try scanner.skipValue()
                     }
@@ -76,39 +125,63 @@ enum FastPageDecoder {
                 try scanner.members { scanner, key in
                     if key == "media_keys" {
                         try scanner.elements { scanner in
-                            if let mediaKey = try scanner.readString() { tweet.mediaKeys.append(mediaKey) }
+                            if let mediaKey = try scanner.readString() { parsed.tweet.mediaKeys.append(mediaKey) }
+                        }
+                    } else if key == "media" && collecting {
+                        try scanner.elements { scanner in
+                            if let media = V2Objects.media(try scanner.value(depth: 0)) {
+                                parsed.embedded.attachmentMedia.append(media)
+                            }
                         }
                     } else {
                         try scanner.skipValue()
                     }
                 }
-            case 14 where key == "public_metrics": tweet.metrics = try metrics(&scanner)
-            case 15 where key == "conversation_id": tweet.conversationID = try scanner.readID()
+            case 14 where key == "public_metrics": parsed.tweet.metrics = try metrics(&scanner)
+            case 15 where key == "conversation_id": parsed.tweet.conversationID = try scanner.readID()
+            case 16 where key == "in_reply_to_user" && collecting: parsed.embedded.replyUser = try user(&scanner)
             case 17 where key == "referenced_tweets":
                 try scanner.elements { scanner in
-                    var kind: ReferencedTweet.Kind?
-                    var referenced: TweetID?
-                    try scanner.members { scanner, key in
-                        if key == "type" {
-                            kind = try scanner.readString().flatMap(ReferencedTweet.Kind.init(rawValue:))
-                        } else if key == "id" {
-                            referenced = try scanner.readID()
-                        } else {
-                            try scanner.skipValue()
-                        }
+                    let item = try tweetObject(&scanner, collecting: collecting, depth: depth + 1)
+                    if let kind = item.kind, let id = item.id {
+                        parsed.tweet.referencedTweets.append(ReferencedTweet(kind: kind, id: id))
                     }
-                    if let kind, let referenced { tweet.referencedTweets.append(ReferencedTweet(kind: kind, id: referenced)) }
+                    if collecting && depth == 0 && item.sawText {
+                        parsed.embedded.references.append((try finish(item), item.embedded))
+                    }
                 }
-            case 18 where key == "possibly_sensitive": tweet.possiblySensitive = try scanner.readBool()
-            case 19 where key == "in_reply_to_user_id": tweet.inReplyToUserID = try scanner.readID()
+            case 18 where key == "possibly_sensitive": parsed.tweet.possiblySensitive = try scanner.readBool()
+            case 19 where key == "in_reply_to_user_id": parsed.tweet.inReplyToUserID = try scanner.readID()
             default: try scanner.skipValue()
             }
         }
-        guard let id, let text = noteText ?? text else { throw Bail() }
-        tweet.id = id
-        tweet.text = text
-        if let noteEntities { tweet.entities = noteEntities }
-        return tweet
+        return parsed
+    }
+
+    /// A flattened tweet line (`twarc2 flatten`), or nil when the tree path must decide.
+    static func decodeFlattened(_ bytes: UnsafeBufferPointer<UInt8>) -> Page? {
+        var scanner = Scanner(bytes: bytes)
+        do {
+            let parsed = try tweetObject(&scanner, collecting: true, depth: 0)
+            scanner.skipWhitespace()
+            guard scanner.index == bytes.count, parsed.sawText, parsed.id != nil else { return nil }
+            // Same order as the tree decoder: the tweet and its embeds, then each expanded reference and its embeds.
+            var builder = PageBuilder()
+            builder.addMain(try finish(parsed))
+            func addEmbedded(_ embedded: Embedded) {
+                if let author = embedded.author { builder.addUser(author) }
+                if let replyUser = embedded.replyUser { builder.addUser(replyUser) }
+                for media in embedded.attachmentMedia + embedded.media { builder.addMedia(media) }
+            }
+            addEmbedded(parsed.embedded)
+            for reference in parsed.embedded.references {
+                builder.addIncluded(reference.tweet)
+                addEmbedded(reference.embedded)
+            }
+            return builder.page
+        } catch {
+            return nil
+        }
     }
 
     static func metrics(_ scanner: inout Scanner) throws -> TweetMetrics {
@@ -146,7 +219,7 @@ enum FastPageDecoder {
                         else if key == "tag" { tag = try scanner.readString() }
                         else { try scanner.skipValue() }
                     }
-                    guard let start, let end, let tag else { return }
+                    guard let start, let end, 0 <= start, start <= end, let tag else { return }
                     if isHashtag {
                         entities.hashtags.append(Hashtag(start: start, end: end, tag: tag))
                     } else {
@@ -163,7 +236,7 @@ enum FastPageDecoder {
                         else if key == "id" { id = try scanner.readID() }
                         else { try scanner.skipValue() }
                     }
-                    guard let start, let end, let username else { return }
+                    guard let start, let end, 0 <= start, start <= end, let username else { return }
                     entities.mentions.append(Mention(start: start, end: end, username: username, id: id))
                 }
             } else if key == "urls" {
@@ -177,7 +250,7 @@ enum FastPageDecoder {
                         else if key == "display_url" { display = try scanner.readString() }
                         else { try scanner.skipValue() }
                     }
-                    guard let start, let end, let url else { return }
+                    guard let start, let end, 0 <= start, start <= end, let url else { return }
                     entities.urls.append(URLEntity(start: start, end: end, url: url, expandedURL: expanded, displayURL: display))
                 }
             } else {

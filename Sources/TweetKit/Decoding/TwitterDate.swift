@@ -93,7 +93,9 @@ public enum TwitterDate {
     /// The UTC calendar fields of a date, to the millisecond (rounded).
     static func utcFields(_ date: Date)
         -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64) {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // Clamped to years 1...9999 so that any Date prints (and never traps converting to Int64).
+        let interval = date.timeIntervalSince1970.isNaN ? 0 : min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799)
+        let totalMilliseconds = Int64((interval * 1000).rounded())
         var seconds = totalMilliseconds / 1000
         var milliseconds = totalMilliseconds % 1000
         if milliseconds < 0 {
@@ -112,7 +114,8 @@ public enum TwitterDate {
 
     /// Prints v1.1's form, `Fri Jul 12 23:40:37 +0000 2019`.
     public static func formatClassic(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let interval = date.timeIntervalSince1970.isNaN ? 0 : min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799)
+        let seconds = Int64(interval.rounded(.down))
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - days * 86400
         let (year, month, day) = civilDate(daysSinceEpoch: days)
@@ -127,8 +130,9 @@ public enum TwitterDate {
 
     /// Seconds since 1970 for a UTC civil time (Howard Hinnant's days-from-civil), nil for impossible fields.
     static func epochSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
-              (0...60).contains(second) else { return nil }
+        // Years outside 1...9999 cannot be printed back in either format, and huge ones would overflow.
+        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
+              (0...59).contains(minute), (0...60).contains(second) else { return nil }
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400

@@ -116,7 +116,7 @@ public enum V1SearchDecoder {
     static func entities(_ value: JSONValue) -> TweetEntities {
         func span(_ item: JSONValue) -> (Int, Int)? {
             guard let indices = item["indices"]?.array, indices.count == 2, let start = indices[0].int,
-                  let end = indices[1].int else { return nil }
+                  let end = indices[1].int, 0 <= start, start <= end else { return nil }
             return (start, end)
         }
         var entities = TweetEntities()

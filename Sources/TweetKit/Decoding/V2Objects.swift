@@ -44,7 +44,8 @@ enum V2Objects {
     static func entities(_ value: JSONValue) -> TweetEntities {
         var entities = TweetEntities()
         func span(_ item: JSONValue) -> (Int, Int)? {
-            guard let start = item["start"]?.int, let end = item["end"]?.int else { return nil }
+            // A span that runs backwards would trap whoever slices the text with it; such entities are dropped.
+            guard let start = item["start"]?.int, let end = item["end"]?.int, 0 <= start, start <= end else { return nil }
             return (start, end)
         }
         if let hashtags = value["hashtags"]?.array {
@@ -122,6 +123,30 @@ enum V2Objects {
         }
         if let media = object["media"]?.array {
             page.media = media.compactMap(self.media)
+        }
+    }
+
+    /// Why a body without `data` is an error response rather than an empty or error-only page: a problem document
+    /// (`{"title":…,"detail":…}`, every 4xx/5xx of API v2) or v1.1's `{"errors":[{"code":88,"message":…}]}`, which
+    /// the contract says a 429 may also send. Nil for a genuine page.
+    static func errorDocumentProblem(_ object: JSONObject) -> DecodingProblem? {
+        if let title = object["title"]?.string {
+            let detail = object["detail"]?.string.map { ": \($0)" } ?? ""
+            return DecodingProblem("response is an API error, not data: \(title)\(detail)")
+        }
+        if let items = object["errors"]?.array, let first = items.first, isLegacyErrorList(items) {
+            let message = first["message"]?.string ?? "unknown error"
+            let code = first["code"]?.int.map { " (code \($0))" } ?? ""
+            return DecodingProblem("response is an API error, not data: \(message)\(code)")
+        }
+        return nil
+    }
+
+    /// v1.1-style error items carry `message` (and `code`) but none of a partial error's fields.
+    static func isLegacyErrorList(_ items: [JSONValue]) -> Bool {
+        !items.isEmpty && items.allSatisfy { item in
+            item["message"] != nil && item["title"] == nil && item["detail"] == nil && item["value"] == nil
+                && item["resource_id"] == nil && item["type"] == nil
         }
     }
 

@@ -32,6 +32,8 @@ public struct DemoCorpus: Sequence, Sendable {
     public let pageSize: Int
     /// The generated accounts, most active first.
     public let users: [User]
+    /// Each user's usual language (an index into the vocabulary), so a person mostly tweets in one language.
+    let userLanguages: [Int]
     /// The first tweet's time; tweets are spread evenly (with jitter) over `span` seconds from here.
     public let startDate: Date
     /// The time the tweets cover.
@@ -48,7 +50,7 @@ public struct DemoCorpus: Sequence, Sendable {
         self.startDate = startDate
         self.span = span
         let count = userCount ?? Swift.min(Swift.max(tweetCount / 40, 30), 50_000)
-        self.users = DemoCorpus.makeUsers(count: Swift.max(1, count), seed: seed, before: startDate)
+        (self.users, self.userLanguages) = DemoCorpus.makeUsers(count: Swift.max(1, count), seed: seed, before: startDate)
     }
 
     /// Pages of generated tweets, oldest page first, each page newest first as the API orders it.
@@ -68,16 +70,19 @@ public struct DemoCorpus: Sequence, Sendable {
         return writer.tweetsWritten
     }
 
-    static func makeUsers(count: Int, seed: UInt64, before date: Date) -> [User] {
+    static func makeUsers(count: Int, seed: UInt64, before date: Date) -> ([User], [Int]) {
         var random = SplitMix64(seed: seed ^ 0x5EED_05E5)
         let languages = DemoVocabulary.languages
-        return (0..<count).map { index in
+        var userLanguages: [Int] = []
+        userLanguages.reserveCapacity(count)
+        let users = (0..<count).map { index in
             let language = DemoCorpus.pickLanguage(&random)
+            userLanguages.append(language)
             let first = random.pick(languages[language].firstNames)
             let surname = random.pick(DemoVocabulary.surnames)
             let username = "\(first)_\(index)"
             let followers = Int(pow(10, 1 + 5 * pow(random.unit(), 3))) + (index < count / 100 ? 50_000 : 0)
-            let created = date.addingTimeInterval(-Double(86400 * (30 + random.below(5000))))
+            let created = date.addingTimeInterval(-Double(86400 * (30 + random.below(5000)) + random.below(86400)))
             return User(
                 id: UserID(100_000_000 + UInt64(index) * 7919 + UInt64(random.below(7919))), username: username,
                 name: "\(first.capitalized) \(surname.capitalized)",
@@ -88,6 +93,7 @@ public struct DemoCorpus: Sequence, Sendable {
                                      listed: random.below(200)),
                 url: nil)
         }
+        return (users, userLanguages)
     }
 
     static let languageTotal = DemoVocabulary.languages.reduce(0) { $0 + $1.weight }
@@ -161,7 +167,7 @@ public struct DemoPageIterator: IteratorProtocol {
         tweet.createdAt = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
         tweet.source = DemoCorpus.sourceLabel
         tweet.conversationID = id
-        var languageIndex = DemoCorpus.pickLanguage(&random)
+        var languageIndex = random.chance(0.85) ? corpus.userLanguages[authorIndex] : DemoCorpus.pickLanguage(&random)
 
         if roll < 0.43, let parent = pickRecent() {
             // A reply: same conversation, same language, opening with the parent author's handle.
@@ -169,7 +175,8 @@ public struct DemoPageIterator: IteratorProtocol {
             tweet.inReplyToUserID = parent.authorID
             tweet.referencedTweets.append(ReferencedTweet(kind: .repliedTo, id: parent.id))
             builder.addIncluded(parent)
-            if let parentAuthor = parent.authorID.flatMap(user(withID:)) {
+            // Replies open with the handle they answer, except in a thread continuing one's own tweet.
+            if let parentAuthor = parent.authorID.flatMap(user(withID:)), parentAuthor.id != author.id {
                 builder.addUser(parentAuthor)
                 let start = text.count
                 text.append("@\(parentAuthor.username)")
@@ -190,8 +197,8 @@ public struct DemoPageIterator: IteratorProtocol {
             text.append(" ")
         }
         appendSentence(language, to: &text)
-        if tweet.referencedTweets.isEmpty && random.chance(0.15) {
-            let mentioned = corpus.users[random.zipf(corpus.users.count)]
+        let mentioned = corpus.users[random.zipf(corpus.users.count)]
+        if tweet.referencedTweets.isEmpty && random.chance(0.15) && mentioned.id != author.id {
             builder.addUser(mentioned)
             text.append(" ")
             let start = text.count
@@ -249,12 +256,17 @@ public struct DemoPageIterator: IteratorProtocol {
 
     private mutating func appendSentence(_ language: DemoVocabulary.Language, to text: inout TextBuilder) {
         let length = 4 + random.below(language.joinsWithoutSpaces ? 6 : 14)
+        var previous = -1
         for position in 0..<length {
             var word: String
             if random.chance(0.00005) {
                 word = random.pick(DemoVocabulary.rareWords)
             } else {
-                word = language.words[random.zipf(language.words.count)]
+                // Zipf alone over a small vocabulary repeats the top word too often; never twice in a row.
+                var rank = random.chance(0.7) ? random.zipf(language.words.count) : random.below(language.words.count)
+                if rank == previous { rank = (rank + 1 + random.below(language.words.count - 1)) % language.words.count }
+                previous = rank
+                word = language.words[rank]
             }
             if position == 0 && !language.joinsWithoutSpaces, let first = word.first, first.isLowercase {
                 word = first.uppercased() + word.dropFirst()
@@ -266,7 +278,8 @@ public struct DemoPageIterator: IteratorProtocol {
     }
 
     private mutating func addHashtag(to tweet: inout Tweet, text: inout TextBuilder) {
-        let tag = DemoVocabulary.hashtags[random.zipf(DemoVocabulary.hashtags.count)]
+        var tag = DemoVocabulary.hashtags[random.zipf(DemoVocabulary.hashtags.count)]
+        if tweet.entities.hashtags.contains(where: { $0.tag == tag }) { tag = random.pick(DemoVocabulary.hashtags) }
         let start = text.count
         text.append("#")
         text.append(tag)

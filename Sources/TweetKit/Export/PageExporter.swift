@@ -29,7 +29,7 @@ public struct TwarcMetadata: Hashable, Sendable {
 
 /// Turns pages into the bytes of an export format. Holds the little state a format needs (whether the CSV header
 /// was written), so one exporter serves one output.
-public struct PageExporter {
+public struct PageExporter: Sendable {
     /// The output format.
     public let format: ExportFormat
     /// Provenance written as `__twarc` on JSONL lines; nil writes none.

@@ -46,7 +46,11 @@ public enum JSONParser {
         var memberStack: [(key: String, value: JSONValue)] = []
         var elementStack: [JSONValue] = []
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            // Files saved by some Windows tools start with a UTF-8 byte order mark; it is not part of the JSON.
+            if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
+        }
 
         func error(_ message: String) -> JSONParseError { JSONParseError(offset: index, message: message) }
 
