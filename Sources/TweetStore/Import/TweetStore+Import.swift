@@ -1,0 +1,184 @@
+import Foundation
+import TweetKit
+
+/// How far an import of one file has been committed. Saved in the same transaction as each batch, so after a crash it
+/// says exactly which lines are in the store.
+struct ImportState: Sendable {
+    var path: String
+    var size: UInt64
+    var modified: Double
+    var offset: UInt64 = 0
+    var line = 0
+    var tweets = 0
+    var errors = 0
+    var finished = false
+
+    static func load(_ connection: Connection, path: String) throws -> ImportState? {
+        try connection.withStatement(
+            "SELECT size, modified, offset, line, tweets, errors, finished FROM imports WHERE path = ?", [.text(path)]
+        ) { row in
+            guard try row.step() else { return nil }
+            return ImportState(
+                path: path, size: UInt64(row.int64(0)), modified: row.double(1), offset: UInt64(row.int64(2)),
+                line: row.int(3), tweets: row.int(4), errors: row.int(5), finished: row.int(6) != 0)
+        }
+    }
+
+    func save(_ connection: Connection) throws {
+        try connection.withStatement(
+            "INSERT OR REPLACE INTO imports(path, size, modified, offset, line, tweets, errors, finished) VALUES (?,?,?,?,?,?,?,?)",
+            [.text(path), .integer(Int64(size)), .real(modified), .integer(Int64(offset)), .integer(Int64(line)),
+             .integer(Int64(tweets)), .integer(Int64(errors)), .integer(finished ? 1 : 0)]
+        ) { try $0.run() }
+    }
+}
+
+extension TweetStore {
+    /// Lines per write transaction at most: large enough to amortize the commit, small enough that searches interleave.
+    static let importBatchTweets = 5_000
+    /// Bytes of JSON per write transaction at most (about 5,000 tweets of twarc2 pages).
+    static let importBatchBytes = 6 << 20
+    /// How many bad lines an import report quotes; the rest are only counted.
+    static let reportedProblems = 10
+
+    /// What became of the lines of one half of a batch.
+    struct DecodedLines: Sendable {
+        var batch = PreparedBatch([])
+        var tweets = 0
+        var skipped = 0
+        var failures: [(line: Int, message: String, excerpt: String)] = []
+    }
+
+    /// Decodes lines and prepares their pages for the writer; runs in a child task, in parallel with the other half.
+    static func decode(
+        _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?
+    ) async -> DecodedLines {
+        var result = DecodedLines()
+        var pages: [Page] = []
+        for line in lines {
+            do {
+                if let page = try decodeLine(line.data) {
+                    pages.append(page)
+                    result.tweets += page.tweets.count
+                } else {
+                    result.skipped += 1
+                }
+            } catch {
+                result.failures.append((line.number, String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self)))
+            }
+        }
+        result.batch = PreparedBatch(pages)
+        return result
+    }
+
+    /// Imports a JSONL file (twarc2 pages, flattened tweets, or anything `decodeLine` understands), streaming it in
+    /// constant memory and committing in batches.
+    ///
+    /// A line `decodeLine` rejects is counted and the first few are reported with their line number; it never stops the
+    /// import. Decoding runs in two child tasks while the previous batch is written on the store's queue.
+    ///
+    /// If an earlier run over the same unchanged file was interrupted (killed, cancelled), this one continues after the
+    /// last committed line; otherwise the whole file is read again, and tweets already stored are simply replaced.
+    /// Cancelling the task stops after the batch being written is committed, leaving the store consistent.
+    ///
+    /// - Parameters:
+    ///   - decodeLine: one line to a page; nil skips the line (a page without data), a thrown error marks it bad.
+    ///   - progress: called after each batch is handed to the writer.
+    public func importJSONL(
+        at url: URL,
+        decodeLine: @escaping @Sendable (Data) throws -> Page?,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> ImportReport {
+        let path = url.standardizedFileURL.path
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+
+        var state = ImportState(path: path, size: size, modified: modified)
+        var resumedAfterLine: Int?
+        if let earlier = try await database.run({ try ImportState.load($0, path: path) }),
+           !earlier.finished, earlier.size == size, earlier.modified == modified, earlier.offset > 0 {
+            state = earlier
+            resumedAfterLine = earlier.line
+        }
+
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var reader = try LineReader(handle: handle, offset: state.offset)
+        var problems: [ImportProblem] = []
+        var skipped = 0
+        var lines: [(number: Int, data: Data)] = []
+        var lineBytes = 0
+        var pending: Task<Void, Error>?
+
+        func problem(_ line: Int, _ message: String, _ excerpt: String) {
+            state.errors += 1
+            // Decoding runs in parallel halves, so keep the first few by line number, not by arrival.
+            if problems.count < Self.reportedProblems || line < problems[problems.count - 1].line {
+                problems.append(ImportProblem(line: line, message: message, excerpt: excerpt))
+                problems.sort { $0.line < $1.line }
+                if problems.count > Self.reportedProblems { problems.removeLast() }
+            }
+        }
+
+        /// Decodes the lines read so far (two halves at once, so both cores work while the previous batch is being
+        /// written), then hands the pages to the writer once the batch before has been committed.
+        func flush(finished: Bool) async throws {
+            let chunk = lines
+            lines.removeAll(keepingCapacity: true)
+            lineBytes = 0
+            let middle = chunk.count / 2
+            async let first = Self.decode(chunk[..<middle], decodeLine)
+            async let second = Self.decode(chunk[middle...], decodeLine)
+            var decoded = await first
+            let rest = await second
+            decoded.batch.append(rest.batch)
+            let tweets = decoded.tweets + rest.tweets
+            skipped += decoded.skipped + rest.skipped
+            for failure in decoded.failures + rest.failures { problem(failure.line, failure.message, failure.excerpt) }
+            state.offset = reader.offset
+            state.tweets += tweets
+            state.finished = finished
+            let snapshot = state
+            let batch = decoded.batch
+            try await pending?.value
+            pending = Task {
+                try await self.database.run { connection in
+                    try connection.transaction {
+                        let writer = try Writer(connection: connection)
+                        try writer.write(batch)
+                        try snapshot.save(connection)
+                    }
+                }
+            }
+            progress?(ImportProgress(
+                bytesRead: snapshot.offset, totalBytes: size, lines: snapshot.line, tweets: snapshot.tweets,
+                errors: snapshot.errors))
+        }
+
+        do {
+            while let line = try reader.next() {
+                state.line += 1
+                switch line {
+                case .tooLong(let length):
+                    problem(state.line, "line is \(length) bytes long, more than the \(LineReader.maximumLineLength) allowed", "")
+                case .text(let data):
+                    if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { break }
+                    lines.append((state.line, data))
+                    lineBytes += data.count
+                }
+                if lineBytes >= Self.importBatchBytes || lines.count >= Self.importBatchTweets { try await flush(finished: false) }
+                if Task.isCancelled { throw CancellationError() }
+            }
+            try await flush(finished: true)
+            try await pending?.value
+        } catch {
+            // Whatever went wrong, let the batch being written finish so its progress record matches the tables.
+            _ = try? await pending?.value
+            throw error
+        }
+        return ImportReport(
+            lines: state.line, tweets: state.tweets, errorCount: state.errors, problems: problems,
+            skippedLines: skipped, resumedAfterLine: resumedAfterLine)
+    }
+}
