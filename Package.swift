@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
         .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore"]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
-        .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"]),
+        .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit"]),
     ]
 )
