@@ -22,12 +22,14 @@ public struct User: Hashable, Sendable {
     public var protected: Bool
     /// Follower, following, tweet and list counts, when the API sent them.
     public var metrics: UserMetrics?
+    /// The website on the profile; nil when unset (the API sends `""` then).
+    public var url: String?
 
     /// Creates a user; everything but the id, handle and name is optional.
     public init(
         id: UserID, username: String, name: String, profileImageURL: String? = nil, verified: Bool = false,
         description: String? = nil, location: String? = nil, createdAt: Date? = nil, protected: Bool = false,
-        metrics: UserMetrics? = nil
+        metrics: UserMetrics? = nil, url: String? = nil
     ) {
         self.id = id
         self.username = username
@@ -39,6 +41,7 @@ public struct User: Hashable, Sendable {
         self.createdAt = createdAt
         self.protected = protected
         self.metrics = metrics
+        self.url = url
     }
 }
 
