@@ -2,6 +2,8 @@
 internal enum FilterStep<Output, Failure: Error> {
     /// Pass this value downstream.
     case send(Output)
+    /// Pass this last value downstream, then cancel upstream and finish (prefix(n) once n values went out).
+    case sendAndFinish(Output)
     /// Drop the value; the operator asks upstream for one replacement.
     case skip
     /// Stop: cancel upstream and finish (prefix(while:) once the predicate fails).
@@ -78,6 +80,13 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
         switch process(input) {
         case .send(let output):
             return downstream.receive(output)
+        case .sendAndFinish(let output):
+            let demand = downstream.receive(output)
+            if let subscription = takeSubscription() {
+                subscription.cancel()
+                downstream.receive(completion: .finished)
+            }
+            return demand
         case .skip:
             return .max(1)
         case .finish:
