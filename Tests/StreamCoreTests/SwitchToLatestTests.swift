@@ -91,3 +91,37 @@ final class SwitchToLatestTests: XCTestCase {
         XCTAssertEqual(inner.cancelCount, 1)
     }
 }
+
+final class FlatteningOverloadTests: XCTestCase {
+    func testNeverFailingUpstreamTakesInnerFailureType() {
+        let outer = PassthroughSubject<Int, Never>()
+        let tracker = TrackingSubscriber<Int, S2Error>()
+        outer.map { value -> AnyPublisher<Int, S2Error> in
+            value < 0 ? Fail(error: S2Error(value)).eraseToAnyPublisher() : Just(value).setFailureType(to: S2Error.self).eraseToAnyPublisher()
+        }.switchToLatest().subscribe(tracker)
+        outer.send(1)
+        outer.send(-2)
+        XCTAssertTrue(tracker.saw([1], .failure(S2Error(-2))))
+
+        let flat = TrackingSubscriber<Int, S2Error>()
+        [1, -3].publisher.flatMap { value -> AnyPublisher<Int, S2Error> in
+            value < 0 ? Fail(error: S2Error(value)).eraseToAnyPublisher() : Just(value).setFailureType(to: S2Error.self).eraseToAnyPublisher()
+        }.subscribe(flat)
+        XCTAssertTrue(flat.saw([1], .failure(S2Error(-3))))
+    }
+
+    func testNeverFailingInnersTakeUpstreamFailureType() {
+        let outer = PassthroughSubject<Int, S2Error>()
+        let tracker = TrackingSubscriber<Int, S2Error>()
+        outer.map { Just($0) }.switchToLatest().subscribe(tracker)
+        outer.send(4)
+        outer.send(completion: .failure(S2Error(5)))
+        XCTAssertTrue(tracker.saw([4], .failure(S2Error(5))))
+
+        let flat = TrackingSubscriber<Int, S2Error>()
+        let other = PassthroughSubject<Int, S2Error>()
+        other.flatMap { Just($0 + 1) }.subscribe(flat)
+        other.send(1)
+        XCTAssertEqual(flat.values, [2])
+    }
+}

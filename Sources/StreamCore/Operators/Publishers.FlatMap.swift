@@ -80,3 +80,37 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
         storage.outerCompleted(completion)
     }
 }
+extension Publisher where Failure == Never {
+    /// Flat-maps a publisher that can't fail into publishers that can: upstream takes the inner failure type.
+    @inlinable
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+        Publishers.FlatMap(
+            upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// Flat-maps when neither side can fail.
+    @inlinable
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher {
+    /// Flat-maps into publishers that can't fail: the inner publishers take upstream's failure type.
+    @inlinable
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+            Publishers.SetFailureType(upstream: transform($0))
+        }
+    }
+}
+

@@ -7,6 +7,32 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     }
 }
 
+extension Publisher where Output: Publisher, Failure == Never {
+    /// Switches to the latest inner publisher when upstream can't fail: upstream takes the inner failure type.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+        Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
+    /// Switches to the latest inner publisher when neither side can fail.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// Switches to the latest inner publisher when the inner publishers can't fail: they take upstream's failure type.
+    @inlinable
+    public func switchToLatest() -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    > {
+        Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) })
+    }
+}
+
 extension Publishers {
     /// A publisher that flattens nested publishers, republishing only the most recent inner publisher's elements.
     public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
