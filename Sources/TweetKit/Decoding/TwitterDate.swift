@@ -22,13 +22,17 @@ public enum TwitterDate {
                   let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(14, 2),
                   bytes[16] == UInt8(ascii: ":"), let second = number(17, 2) else { return nil }
             var index = 19
-            var fraction = 0.0
+            // Fractions are kept as an integer count of units so that a millisecond time reads back as exactly
+            // the Date it was written from (`Double(ms) / 1000`).
+            var fractionValue: Int64 = 0
+            var fractionScale: Int64 = 1
             if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
                 index += 1
-                var scale = 0.1
                 while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                    fraction += Double(bytes[index] - 48) * scale
-                    scale /= 10
+                    if fractionScale < 1_000_000_000 {
+                        fractionValue = fractionValue * 10 + Int64(bytes[index] - 48)
+                        fractionScale *= 10
+                    }
                     index += 1
                 }
             }
@@ -49,7 +53,8 @@ public enum TwitterDate {
             guard index == bytes.count else { return nil }
             guard let seconds = epochSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
             else { return nil }
-            return Date(timeIntervalSince1970: Double(seconds - offsetSeconds) + fraction)
+            let units = Int64(seconds - offsetSeconds) * fractionScale + fractionValue
+            return Date(timeIntervalSince1970: Double(units) / Double(fractionScale))
         }
     }
 
@@ -76,7 +81,7 @@ public enum TwitterDate {
 
     /// Prints API v2's form with milliseconds, `2021-11-15T18:00:00.000Z`, as exports need it.
     public static func formatISO8601(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var seconds = totalMilliseconds / 1000
         var milliseconds = totalMilliseconds % 1000
         if milliseconds < 0 {
