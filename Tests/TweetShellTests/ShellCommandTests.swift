@@ -39,7 +39,7 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("again 3 --new"), .again(3, new: true, refresh: false))
         XCTAssertEqual(try ShellCommand.parse("source local"), .source(.local))
         XCTAssertEqual(try ShellCommand.parse("export 'my results.csv'"), .export(path: "my results.csv", format: .csv))
-        XCTAssertEqual(try ShellCommand.parse("export out.txt --format flat"), .export(path: "out.txt", format: .flat))
+        XCTAssertEqual(try ShellCommand.parse("export out.txt --format flat"), .export(path: "out.txt", format: .flattenedJSONL))
         XCTAssertEqual(try ShellCommand.parse("format json"), .format(.json))
         XCTAssertEqual(try ShellCommand.parse("EXIT"), .quit)
         XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))

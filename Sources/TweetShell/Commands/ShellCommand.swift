@@ -122,16 +122,6 @@ public enum OutputFormat: String, Equatable, Sendable, CaseIterable {
     case csv
 }
 
-/// File formats `export` writes.
-public enum ExportFormat: String, Equatable, Sendable, CaseIterable {
-    /// twarc2 JSONL: one API page per line.
-    case jsonl
-    /// Flattened JSONL: one tweet per line with its author.
-    case flat
-    /// twarc-csv's dotted columns.
-    case csv
-}
-
 extension ShellCommand {
     /// Parses one command line (history expansion such as `!3` has already been applied).
     public static func parse(_ line: String) throws(CommandError) -> ShellCommand {
@@ -199,8 +189,8 @@ extension ShellCommand {
             return .importFile(path.text)
         case "export":
             let path = try parser.required("a file to write")
-            var format = ExportFormat.jsonl
-            if let inferred = ExportFormat.allCases.first(where: { path.text.hasSuffix(".\($0.rawValue)") }) { format = inferred }
+            var format = ExportFormat.twarc2JSONL
+            if path.text.lowercased().hasSuffix(".csv") { format = .csv }
             while let flag = parser.next() {
                 guard flag.text == "--format" else {
                     throw CommandError("unknown option '\(flag.text)' for export", column: flag.offset + 1)
