@@ -1,0 +1,252 @@
+/// A recursive-descent parser for X's search syntax over an array of characters, so columns are what a person counts.
+///
+/// Grammar (AND binds tighter than OR):
+///     query := or
+///     or    := and ("OR" and)*
+///     and   := unary+
+///     unary := "-" term | "(" or ")" | term
+struct QueryParser {
+    /// Deeper nesting is refused rather than risking the stack on hostile input.
+    static let maximumDepth = 64
+
+    private let chars: [Character]
+    private var pos = 0
+    private var depth = 0
+
+    init(_ text: String) {
+        self.chars = Array(text)
+    }
+
+    mutating func parseQuery() throws(QueryParseError) -> QueryExpression {
+        skipSpace()
+        if atEnd { throw fail(pos, "expected a search term") }
+        let expression = try parseOr()
+        skipSpace()
+        if !atEnd { throw fail(pos, "expected a search term or OR, found ')' with no matching '('") }
+        return expression
+    }
+
+    // MARK: Grammar
+
+    private mutating func parseOr() throws(QueryParseError) -> QueryExpression {
+        var parts = [try parseAnd()]
+        while true {
+            skipSpace()
+            guard atOR else { break }
+            pos += 2
+            skipSpace()
+            if atEnd || chars[pos] == ")" || atOR { throw fail(pos, "expected a search term after OR") }
+            parts.append(try parseAnd())
+        }
+        return .any(parts)
+    }
+
+    private mutating func parseAnd() throws(QueryParseError) -> QueryExpression {
+        var parts: [QueryExpression] = []
+        while true {
+            skipSpace()
+            if atEnd || chars[pos] == ")" || atOR { break }
+            parts.append(try parseUnary())
+        }
+        if parts.isEmpty {
+            if atEnd { throw fail(pos, "expected a search term") }
+            if atOR { throw fail(pos, "expected a search term before OR") }
+            if depth == 0 { throw fail(pos, "expected a search term, found ')' with no matching '('") }
+            throw fail(pos, "expected a search term before ')'")
+        }
+        return .all(parts)
+    }
+
+    private mutating func parseUnary() throws(QueryParseError) -> QueryExpression {
+        let start = pos
+        switch chars[pos] {
+        case "-":
+            pos += 1
+            if atEnd || chars[pos].isWhitespace || chars[pos] == ")" || chars[pos] == "-" {
+                throw fail(pos, "expected a term right after '-'")
+            }
+            if chars[pos] == "(" {
+                throw fail(start, "expected a term after '-': a group in parentheses cannot be negated, negate each term")
+            }
+            return .not(try parseTerm())
+        case "(":
+            if depth >= Self.maximumDepth {
+                throw fail(start, "expected at most \(Self.maximumDepth) levels of parentheses")
+            }
+            pos += 1
+            depth += 1
+            let inner = try parseOr()
+            skipSpace()
+            guard !atEnd, chars[pos] == ")" else {
+                throw fail(pos, "expected ')' to close the '(' at column \(start + 1)")
+            }
+            pos += 1
+            depth -= 1
+            return inner
+        default:
+            return .term(try parseTerm())
+        }
+    }
+
+    private mutating func parseTerm() throws(QueryParseError) -> QueryTerm {
+        if chars[pos] == "\"" {
+            return .phrase(try parseQuoted(what: "words"))
+        }
+        let start = pos
+        let word = readWord()
+        let first = word.first!
+        if first == "#" {
+            guard word.count > 1 else { throw fail(start + 1, "expected a hashtag after '#'") }
+            return .hashtag(String(word.dropFirst()))
+        }
+        if first == "@" {
+            guard word.count > 1 else { throw fail(start + 1, "expected a username after '@'") }
+            return .mention(String(word.dropFirst()))
+        }
+        if first == "$", word.count > 1, word[word.index(after: word.startIndex)].isLetter {
+            return .cashtag(String(word.dropFirst()))
+        }
+        if let colon = word.firstIndex(of: ":"), colon != word.startIndex {
+            let name = word[..<colon].lowercased()
+            if let term = try parseOperator(name, start: start, word: word, colon: colon) { return term }
+        }
+        return .keyword(word)
+    }
+
+    /// The term for a `name:value` word, nil when `name` is not an operator (so the word is a keyword, like `12:30`).
+    private mutating func parseOperator(
+        _ name: String, start: Int, word: String, colon: String.Index
+    ) throws(QueryParseError) -> QueryTerm? {
+        guard let kind = QueryOperator(rawValue: name) else {
+            if QueryOperator.unsupported.contains(name) {
+                throw fail(start, "expected a supported operator; '\(name):' is not supported")
+            }
+            return nil
+        }
+        let valueColumn = start + word.distance(from: word.startIndex, to: colon) + 1
+        var value = String(word[word.index(after: colon)...])
+        if value.isEmpty, !atEnd, chars[pos] == "\"" {
+            value = try parseQuoted(what: "a value")
+        }
+        if value.isEmpty { throw fail(valueColumn, "expected \(kind.expectation) after '\(name):'") }
+        guard let term = kind.term(value) else {
+            throw fail(valueColumn, "expected \(kind.expectation) after '\(name):', found '\(value)'")
+        }
+        return term
+    }
+
+    // MARK: Lexing
+
+    /// A quoted string's content; `pos` is at the opening quote.
+    private mutating func parseQuoted(what: String) throws(QueryParseError) -> String {
+        let open = pos
+        pos += 1
+        guard let close = chars[pos...].firstIndex(of: "\"") else {
+            throw fail(chars.count, "expected a closing '\"' for the quote at column \(open + 1)")
+        }
+        let content = String(chars[pos..<close])
+        pos = close + 1
+        if content.allSatisfy(\.isWhitespace) { throw fail(open, "expected \(what) between the quotes") }
+        return content
+    }
+
+    /// The characters up to whitespace, a parenthesis or a quote; never empty because callers stop before those.
+    private mutating func readWord() -> String {
+        let start = pos
+        while !atEnd, !Self.endsWord(chars[pos]) { pos += 1 }
+        return String(chars[start..<pos])
+    }
+
+    static func endsWord(_ c: Character) -> Bool {
+        c.isWhitespace || c == "(" || c == ")" || c == "\""
+    }
+
+    private var atEnd: Bool { pos >= chars.count }
+
+    /// `OR` in capitals standing alone (lowercase `or` is an ordinary word, as on X).
+    private var atOR: Bool {
+        guard pos + 1 < chars.count, chars[pos] == "O", chars[pos + 1] == "R" else { return false }
+        return pos + 2 == chars.count || chars[pos + 2].isWhitespace || chars[pos + 2] == "(" || chars[pos + 2] == "\""
+    }
+
+    private mutating func skipSpace() {
+        while !atEnd, chars[pos].isWhitespace { pos += 1 }
+    }
+
+    private func fail(_ index: Int, _ message: String) -> QueryParseError {
+        QueryParseError(column: index + 1, message: message)
+    }
+}
+
+/// The `name:` operators, with how each reads its value.
+enum QueryOperator: String, CaseIterable {
+    case from, to, lang, `is`, has, url, since, until
+    case conversationID = "conversation_id"
+    case minLikes = "min_likes"
+    case minReposts = "min_reposts"
+    case minRetweets = "min_retweets"
+    case minReplies = "min_replies"
+
+    /// X operators this tool cannot evaluate locally; refusing them beats silently searching for the word.
+    static let unsupported: Set<String> = [
+        "retweets_of", "in_reply_to_tweet_id", "quotes_of_tweet_id", "place", "place_country", "point_radius",
+        "bounding_box", "list", "bio", "bio_name", "bio_location", "sample", "source", "context", "entity",
+        "retweets_of_user_id", "followers_count", "tweets_count", "following_count", "listed_count", "url_title",
+        "url_description", "url_contains", "min_faves",
+    ]
+
+    var expectation: String {
+        switch self {
+        case .from, .to: return "a username (letters, digits, _; at most 15) or a user id"
+        case .lang: return "a language code such as en or pt-br"
+        case .is: return "one of " + QueryTerm.TweetKind.allCases.map(\.rawValue).joined(separator: ", ")
+        case .has: return "one of " + QueryTerm.TweetFeature.allCases.map(\.rawValue).joined(separator: ", ")
+        case .url: return "part of a URL"
+        case .since, .until: return "a date as YYYY-MM-DD"
+        case .conversationID: return "a tweet id (digits)"
+        case .minLikes, .minReposts, .minRetweets, .minReplies: return "a whole number"
+        }
+    }
+
+    func term(_ value: String) -> QueryTerm? {
+        switch self {
+        case .from: return Self.user(value).map(QueryTerm.from)
+        case .to: return Self.user(value).map(QueryTerm.to)
+        case .lang: return Self.isLanguage(value) ? .lang(value) : nil
+        case .is: return QueryTerm.TweetKind(rawValue: value.lowercased()).map(QueryTerm.is)
+        case .has: return QueryTerm.TweetFeature(rawValue: value.lowercased()).map(QueryTerm.has)
+        case .url: return .url(value)
+        case .since: return QueryDate(value).map(QueryTerm.since)
+        case .until: return QueryDate(value).map(QueryTerm.until)
+        case .conversationID: return TweetID(value).map(QueryTerm.conversationID)
+        case .minLikes: return Self.count(value).map(QueryTerm.minLikes)
+        case .minReposts, .minRetweets: return Self.count(value).map(QueryTerm.minReposts)
+        case .minReplies: return Self.count(value).map(QueryTerm.minReplies)
+        }
+    }
+
+    /// A handle (`@` allowed in front) or a numeric id.
+    static func user(_ value: String) -> String? {
+        let name = value.hasPrefix("@") ? String(value.dropFirst()) : value
+        if UserID(name) != nil { return name }
+        guard (1...15).contains(name.utf8.count),
+              name.utf8.allSatisfy({ isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "_") }) else { return nil }
+        return name
+    }
+
+    static func isLanguage(_ value: String) -> Bool {
+        let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+        guard let primary = parts.first, (2...3).contains(primary.utf8.count),
+              primary.utf8.allSatisfy({ isASCIIAlphanumeric($0) && $0 > 64 }) else { return false }
+        return parts.dropFirst().allSatisfy { (1...8).contains($0.utf8.count) && $0.utf8.allSatisfy(isASCIIAlphanumeric) }
+    }
+
+    static func count(_ value: String) -> Int? {
+        guard value.utf8.count <= 12, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int(value)
+    }
+
+    static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+    }
+}

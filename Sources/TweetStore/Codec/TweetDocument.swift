@@ -1,0 +1,58 @@
+import Foundation
+import TweetKit
+
+/// What the full-text index holds for one tweet, one string per FTS5 column.
+///
+/// The index is contentless (it keeps no copy of the text), so removing a tweet's entry means handing FTS5 exactly the
+/// values indexed before. They are therefore computed only from what the tweet's own row keeps, by this one function.
+struct TweetDocument: Equatable {
+    var body: String
+    var tags: String
+    var cashtags: String
+    var mentions: String
+    var urls: String
+
+    init(_ tweet: Tweet) {
+        body = Self.unescapeHTML(tweet.text)
+        let entities = tweet.entities
+        if entities.isEmpty {
+            // Sources without entities (older archives, hand-made files): find the obvious ones in the text.
+            tags = Self.scan(body, prefix: "#")
+            cashtags = Self.scan(body, prefix: "$")
+            mentions = Self.scan(body, prefix: "@")
+        } else {
+            tags = entities.hashtags.map(\.tag).joined(separator: " ")
+            cashtags = entities.cashtags.map(\.tag).joined(separator: " ")
+            mentions = entities.mentions.map(\.username).joined(separator: " ")
+        }
+        urls = entities.urls.map { $0.expandedURL ?? $0.url }.joined(separator: " ")
+    }
+
+    var values: [SQLValue] { [.text(body), .text(tags), .text(cashtags), .text(mentions), .text(urls)] }
+
+    /// The API escapes only these; decoding them keeps `AT&amp;T` from indexing the word "amp".
+    static func unescapeHTML(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// Words that follow `prefix` at the start of a word, made of letters, digits and `_`.
+    static func scan(_ text: String, prefix: Character) -> String {
+        guard text.contains(prefix) else { return "" }
+        var found: [Substring] = []
+        var index = text.startIndex
+        while let mark = text[index...].firstIndex(of: prefix) {
+            let start = text.index(after: mark)
+            var end = start
+            while end < text.endIndex, text[end].isLetter || text[end].isNumber || text[end] == "_" {
+                end = text.index(after: end)
+            }
+            let atWordStart = mark == text.startIndex || !(text[text.index(before: mark)].isLetter || text[text.index(before: mark)].isNumber)
+            if end > start, atWordStart { found.append(text[start..<end]) }
+            index = end > start ? end : start
+        }
+        return found.joined(separator: " ")
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import TweetKit
+
+/// Bits of `tweets.flags`: what queries filter on, plus what is needed to rebuild the model exactly.
+struct TweetFlags: OptionSet {
+    let rawValue: Int64
+    static let retweet = TweetFlags(rawValue: 1)
+    static let reply = TweetFlags(rawValue: 2)
+    static let quote = TweetFlags(rawValue: 4)
+    static let links = TweetFlags(rawValue: 8)
+    static let media = TweetFlags(rawValue: 16)
+    static let mentions = TweetFlags(rawValue: 32)
+    static let hashtags = TweetFlags(rawValue: 64)
+    /// Stored only because another tweet refers to it (`includes.tweets`): looked up, never a search result, not indexed.
+    static let includedOnly = TweetFlags(rawValue: 128)
+    /// `conversation_id` equals the tweet's own id (stored as NULL to keep the conversation index small).
+    static let startsConversation = TweetFlags(rawValue: 256)
+    static let hasMetrics = TweetFlags(rawValue: 512)
+    static let sensitivityKnown = TweetFlags(rawValue: 1024)
+    static let sensitive = TweetFlags(rawValue: 2048)
+
+    init(rawValue: Int64) { self.rawValue = rawValue }
+
+    init(_ kind: QueryTerm.TweetKind) {
+        switch kind {
+        case .retweet: self = .retweet
+        case .reply: self = .reply
+        case .quote: self = .quote
+        }
+    }
+
+    init(_ feature: QueryTerm.TweetFeature) {
+        switch feature {
+        case .links: self = .links
+        case .media: self = .media
+        case .mentions: self = .mentions
+        case .hashtags: self = .hashtags
+        }
+    }
+}
+
+/// The row form of a tweet and back. Columns hold what queries filter on; `extra` holds the rest in `ByteWriter` form.
+enum TweetRecord {
+    static let columns = "t.id, t.author_id, t.created_at, t.conversation_id, t.reply_to_user, t.lang, t.flags, "
+        + "t.likes, t.reposts, t.replies, t.quotes, t.text, t.extra"
+
+    static func flags(for tweet: Tweet, includedOnly: Bool) -> TweetFlags {
+        var flags: TweetFlags = []
+        for reference in tweet.referencedTweets {
+            switch reference.kind {
+            case .retweeted: flags.insert(.retweet)
+            case .repliedTo: flags.insert(.reply)
+            case .quoted: flags.insert(.quote)
+            }
+        }
+        if tweet.inReplyToUserID != nil { flags.insert(.reply) }
+        if !tweet.entities.urls.isEmpty { flags.insert(.links) }
+        if !tweet.mediaKeys.isEmpty { flags.insert(.media) }
+        if !tweet.entities.mentions.isEmpty { flags.insert(.mentions) }
+        if !tweet.entities.hashtags.isEmpty { flags.insert(.hashtags) }
+        if includedOnly { flags.insert(.includedOnly) }
+        if tweet.conversationID == tweet.id { flags.insert(.startsConversation) }
+        if tweet.metrics != nil { flags.insert(.hasMetrics) }
+        if let sensitive = tweet.possiblySensitive {
+            flags.insert(.sensitivityKnown)
+            if sensitive { flags.insert(.sensitive) }
+        }
+        return flags
+    }
+
+    /// Values for `INSERT INTO tweets` in column order.
+    static func values(for tweet: Tweet, flags: TweetFlags) -> [SQLValue] {
+        let metrics = tweet.metrics
+        let conversation = tweet.conversationID.flatMap { $0 == tweet.id ? nil : $0 }
+        let extra = encodeExtra(tweet)
+        return [
+            .integer(Int64(bitPattern: tweet.id.rawValue)),
+            tweet.authorID.map { .integer(Int64(bitPattern: $0.rawValue)) } ?? .null,
+            tweet.createdAt.map { .integer(milliseconds($0)) } ?? .null,
+            conversation.map { .integer(Int64(bitPattern: $0.rawValue)) } ?? .null,
+            tweet.inReplyToUserID.map { .integer(Int64(bitPattern: $0.rawValue)) } ?? .null,
+            tweet.lang.map { .text($0) } ?? .null,
+            .integer(flags.rawValue),
+            .integer(Int64(metrics?.likes ?? 0)),
+            .integer(Int64(metrics?.retweets ?? 0)),
+            .integer(Int64(metrics?.replies ?? 0)),
+            .integer(Int64(metrics?.quotes ?? 0)),
+            .text(tweet.text),
+            extra.isEmpty ? .null : .blob(extra),
+        ]
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// Reads a row selected with `columns` starting at `offset`.
+    static func tweet(from row: Statement, offset: Int32 = 0) throws -> Tweet {
+        let id = TweetID(UInt64(bitPattern: row.int64(offset)))
+        let flags = TweetFlags(rawValue: row.int64(offset + 6))
+        var tweet = Tweet(id: id, text: row.text(offset + 11))
+        tweet.authorID = row.optionalInt64(offset + 1).map { UserID(UInt64(bitPattern: $0)) }
+        tweet.createdAt = row.optionalInt64(offset + 2).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        if let conversation = row.optionalInt64(offset + 3) {
+            tweet.conversationID = TweetID(UInt64(bitPattern: conversation))
+        } else if flags.contains(.startsConversation) {
+            tweet.conversationID = id
+        }
+        tweet.inReplyToUserID = row.optionalInt64(offset + 4).map { UserID(UInt64(bitPattern: $0)) }
+        tweet.lang = row.optionalText(offset + 5)
+        if flags.contains(.sensitivityKnown) { tweet.possiblySensitive = flags.contains(.sensitive) }
+        let extra = row.blob(offset + 12)
+        try decodeExtra(extra, into: &tweet)
+        if flags.contains(.hasMetrics) {
+            tweet.metrics = TweetMetrics(
+                retweets: row.int(offset + 8), replies: row.int(offset + 9), likes: row.int(offset + 7),
+                quotes: row.int(offset + 10), impressions: tweet.metrics?.impressions, bookmarks: tweet.metrics?.bookmarks)
+        } else {
+            tweet.metrics = nil
+        }
+        return tweet
+    }
+
+    // MARK: extra
+
+    private static let extraVersion: UInt8 = 1
+
+    static func encodeExtra(_ tweet: Tweet) -> [UInt8] {
+        let entities = tweet.entities
+        let impressions = tweet.metrics?.impressions
+        let bookmarks = tweet.metrics?.bookmarks
+        if tweet.referencedTweets.isEmpty, entities.isEmpty, tweet.mediaKeys.isEmpty, tweet.source == nil,
+           impressions == nil, bookmarks == nil {
+            return []
+        }
+        var writer = ByteWriter()
+        writer.byte(extraVersion)
+        writer.optionalString(tweet.source)
+        writer.optionalInt(impressions)
+        writer.optionalInt(bookmarks)
+        writer.varint(UInt64(tweet.referencedTweets.count))
+        for reference in tweet.referencedTweets {
+            writer.byte(reference.kind == .retweeted ? 0 : reference.kind == .quoted ? 1 : 2)
+            writer.varint(reference.id.rawValue)
+        }
+        for tags in [entities.hashtags, entities.cashtags] {
+            writer.varint(UInt64(tags.count))
+            for tag in tags { writer.int(tag.start); writer.int(tag.end); writer.string(tag.tag) }
+        }
+        writer.varint(UInt64(entities.mentions.count))
+        for mention in entities.mentions {
+            writer.int(mention.start); writer.int(mention.end); writer.string(mention.username)
+            writer.optionalID(mention.id?.rawValue)
+        }
+        writer.varint(UInt64(entities.urls.count))
+        for url in entities.urls {
+            writer.int(url.start); writer.int(url.end); writer.string(url.url)
+            writer.optionalString(url.expandedURL); writer.optionalString(url.displayURL)
+        }
+        writer.varint(UInt64(tweet.mediaKeys.count))
+        for key in tweet.mediaKeys { writer.string(key) }
+        return writer.bytes
+    }
+
+    static func decodeExtra(_ bytes: [UInt8], into tweet: inout Tweet) throws {
+        guard !bytes.isEmpty else { return }
+        var reader = ByteReader(bytes)
+        guard try reader.byte() == extraVersion else { throw StoreError(message: "damaged record in the store") }
+        tweet.source = try reader.optionalString()
+        let impressions = try reader.optionalInt()
+        let bookmarks = try reader.optionalInt()
+        if impressions != nil || bookmarks != nil {
+            tweet.metrics = TweetMetrics(impressions: impressions, bookmarks: bookmarks)
+        }
+        tweet.referencedTweets = try (0..<reader.count()).map { _ in
+            let kind = try reader.byte()
+            let id = TweetID(try reader.varint())
+            return ReferencedTweet(kind: kind == 0 ? .retweeted : kind == 1 ? .quoted : .repliedTo, id: id)
+        }
+        var tagLists: [[Hashtag]] = []
+        for _ in 0..<2 {
+            tagLists.append(try (0..<reader.count()).map { _ in
+                Hashtag(start: try reader.int(), end: try reader.int(), tag: try reader.string())
+            })
+        }
+        let mentions = try (0..<reader.count()).map { _ in
+            Mention(start: try reader.int(), end: try reader.int(), username: try reader.string(),
+                    id: try reader.optionalID().map { UserID($0) })
+        }
+        let urls = try (0..<reader.count()).map { _ in
+            URLEntity(start: try reader.int(), end: try reader.int(), url: try reader.string(),
+                      expandedURL: try reader.optionalString(), displayURL: try reader.optionalString())
+        }
+        tweet.entities = TweetEntities(hashtags: tagLists[0], mentions: mentions, urls: urls, cashtags: tagLists[1])
+        tweet.mediaKeys = try (0..<reader.count()).map { _ in try reader.string() }
+    }
+}

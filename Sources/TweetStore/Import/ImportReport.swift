@@ -1,0 +1,42 @@
+/// Where an import stands, passed to the progress callback after each batch is written.
+public struct ImportProgress: Hashable, Sendable {
+    /// Bytes of the file read so far (including any read by an earlier, interrupted run).
+    public var bytesRead: UInt64
+    /// The file's size.
+    public var totalBytes: UInt64
+    /// Lines read so far.
+    public var lines: Int
+    /// Tweets written so far.
+    public var tweets: Int
+    /// Lines that could not be decoded.
+    public var errors: Int
+}
+
+/// A line the importer could not use.
+public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
+    /// The 1-based line number in the file.
+    public var line: Int
+    /// What was wrong, as the decoder said it.
+    public var message: String
+    /// The start of the line, for recognizing it.
+    public var excerpt: String
+
+    /// `line 12: message`.
+    public var description: String { "line \(line): \(message)" }
+}
+
+/// What an import did.
+public struct ImportReport: Hashable, Sendable {
+    /// Lines in the file (the last line number reached).
+    public var lines: Int
+    /// Tweets written (searchable tweets; included ones are not counted), over all runs of this import.
+    public var tweets: Int
+    /// Lines that could not be decoded.
+    public var errorCount: Int
+    /// The first few of those, in full.
+    public var problems: [ImportProblem]
+    /// Lines the decoder skipped as carrying no tweets (such as pages without `data`).
+    public var skippedLines: Int
+    /// The line an interrupted earlier run had reached, when this run continued from there.
+    public var resumedAfterLine: Int?
+}

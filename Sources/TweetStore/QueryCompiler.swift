@@ -1,0 +1,177 @@
+import Foundation
+import TweetKit
+
+/// A query compiled for the store: one FTS5 expression that drives the search when the query has words to look up,
+/// plus SQL conditions on the `tweets` row (alias `t`) for everything else.
+struct CompiledQuery {
+    /// The FTS5 MATCH expression, when the query's top level has at least one positive text term.
+    var match: String?
+    /// Conditions that must all hold; each is never NULL, so negating one is safe.
+    var conditions: [String] = []
+    /// Values for the `?` in `conditions`, in order.
+    var bindings: [SQLValue] = []
+
+    mutating func add(_ condition: String, _ values: [SQLValue] = []) {
+        conditions.append(condition)
+        bindings += values
+    }
+}
+
+/// Turns the query tree into `CompiledQuery`.
+///
+/// Text terms of the top-level conjunction (and OR groups made only of text terms) become one FTS5 expression, so the
+/// index answers them in id order and stops after a page. Anything mixing text with metadata inside OR, or a query of
+/// negations only, falls back to `t.id IN (SELECT rowid ... MATCH ?)` sub-selects, which are correct but slower.
+struct QueryCompiler {
+    /// Finds the user ids for a `from:`/`to:` handle.
+    var resolveUser: (String) throws -> [Int64]
+
+    func compile(_ query: SearchQuery) throws -> CompiledQuery {
+        var compiled = CompiledQuery()
+        let parts: [QueryExpression]
+        if case .and(let children) = query.root { parts = children } else { parts = [query.root] }
+        var positives: [String] = []
+        var negatives: [String] = []
+        var rest: [QueryExpression] = []
+        for part in parts {
+            if case .not(let term) = part, let text = Self.fts(term) {
+                negatives.append(text)
+            } else if let text = Self.fts(part) {
+                positives.append(text)
+            } else {
+                rest.append(part)
+            }
+        }
+        if positives.isEmpty {
+            for negative in negatives {
+                compiled.add("t.id NOT IN (SELECT rowid FROM tweets_fts WHERE tweets_fts MATCH ?)", [.text(negative)])
+            }
+        } else {
+            compiled.match = Self.combine(positives, negatives)
+        }
+        for part in rest {
+            let (sql, values) = try condition(part)
+            compiled.add(sql, values)
+        }
+        return compiled
+    }
+
+    // MARK: FTS5
+
+    /// The FTS5 column a text term searches, and the text it looks for there.
+    static func column(of term: QueryTerm) -> (column: String, text: String)? {
+        switch term {
+        case .keyword(let text), .phrase(let text): return ("body", text)
+        case .hashtag(let tag): return ("tags", tag)
+        case .cashtag(let tag): return ("cashtags", tag)
+        case .mention(let name): return ("mentions", name)
+        case .url(let text): return ("urls", text)
+        default: return nil
+        }
+    }
+
+    /// The term as an FTS5 phrase restricted to its column, or nil when it is not a text term or holds nothing the
+    /// tokenizer keeps (an emoji, punctuation), which then matches as a substring instead.
+    static func fts(_ term: QueryTerm) -> String? {
+        guard let (column, text) = column(of: term),
+              text.contains(where: { $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        return column + ":\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A whole subtree as one FTS5 expression, if it can be one: text terms under AND and OR, with negated text terms
+    /// only beside at least one positive (FTS5's NOT is binary).
+    static func fts(_ expression: QueryExpression) -> String? {
+        switch expression {
+        case .term(let term):
+            return fts(term)
+        case .not:
+            return nil
+        case .and(let parts):
+            var positives: [String] = []
+            var negatives: [String] = []
+            for part in parts {
+                if case .not(let term) = part, let text = fts(term) {
+                    negatives.append(text)
+                } else if let text = fts(part) {
+                    positives.append(text)
+                } else {
+                    return nil
+                }
+            }
+            return positives.isEmpty ? nil : combine(positives, negatives)
+        case .or(let parts):
+            var texts: [String] = []
+            for part in parts {
+                guard let text = fts(part) else { return nil }
+                texts.append(text)
+            }
+            return "(" + texts.joined(separator: " OR ") + ")"
+        }
+    }
+
+    static func combine(_ positives: [String], _ negatives: [String]) -> String {
+        let all = positives.count == 1 ? positives[0] : "(" + positives.joined(separator: " AND ") + ")"
+        if negatives.isEmpty { return all }
+        return "(" + all + " NOT (" + negatives.joined(separator: " OR ") + "))"
+    }
+
+    // MARK: SQL
+
+    func condition(_ expression: QueryExpression) throws -> (String, [SQLValue]) {
+        switch expression {
+        case .term(let term):
+            return try condition(term)
+        case .not(let term):
+            let (sql, values) = try condition(term)
+            return ("NOT " + sql, values)
+        case .and(let parts), .or(let parts):
+            let joiner: String
+            if case .and = expression { joiner = " AND " } else { joiner = " OR " }
+            var sqls: [String] = []
+            var values: [SQLValue] = []
+            for part in parts {
+                let (sql, partValues) = try condition(part)
+                sqls.append(sql)
+                values += partValues
+            }
+            return ("(" + sqls.joined(separator: joiner) + ")", values)
+        }
+    }
+
+    /// One term as a parenthesized condition that is never NULL.
+    func condition(_ term: QueryTerm) throws -> (String, [SQLValue]) {
+        if let text = Self.fts(term) {
+            return ("(t.id IN (SELECT rowid FROM tweets_fts WHERE tweets_fts MATCH ?))", [.text(text)])
+        }
+        switch term {
+        case .keyword(let text), .phrase(let text), .url(let text):
+            return ("(instr(t.text, ?) > 0)", [.text(text)])
+        case .hashtag(let tag): return ("(instr(t.text, ?) > 0)", [.text("#" + tag)])
+        case .cashtag(let tag): return ("(instr(t.text, ?) > 0)", [.text("$" + tag)])
+        case .mention(let name): return ("(instr(t.text, ?) > 0)", [.text("@" + name)])
+        case .from(let handle): return try userCondition("t.author_id", handle)
+        case .to(let handle): return try userCondition("t.reply_to_user", handle)
+        case .lang(let code): return ("(coalesce(t.lang = ? COLLATE NOCASE, 0))", [.text(code)])
+        case .is(let kind): return ("((t.flags & \(TweetFlags(kind).rawValue)) != 0)", [])
+        case .has(let feature): return ("((t.flags & \(TweetFlags(feature).rawValue)) != 0)", [])
+        case .conversationID(let id):
+            let value = SQLValue.integer(Int64(bitPattern: id.rawValue))
+            return ("(t.conversation_id IS ? OR t.id IS ?)", [value, value])
+        case .minLikes(let n): return ("(t.likes >= ?)", [.integer(Int64(n))])
+        case .minReposts(let n): return ("(t.reposts >= ?)", [.integer(Int64(n))])
+        case .minReplies(let n): return ("(t.replies >= ?)", [.integer(Int64(n))])
+        case .since(let day):
+            return ("(coalesce(t.created_at >= ?, 0))", [.integer(TweetRecord.milliseconds(day.startOfDay))])
+        case .until(let day):
+            return ("(coalesce(t.created_at < ?, 0))", [.integer(TweetRecord.milliseconds(day.startOfDay))])
+        }
+    }
+
+    /// `IS` rather than `=`: it is never NULL and SQLite still answers it from the index.
+    private func userCondition(_ column: String, _ handle: String) throws -> (String, [SQLValue]) {
+        let ids = Array(Set(try resolveUser(handle))).sorted()
+        if ids.isEmpty { return ("(0)", []) }
+        let sql = ids.map { _ in "\(column) IS ?" }.joined(separator: " OR ")
+        return ("(" + sql + ")", ids.map(SQLValue.integer))
+    }
+}

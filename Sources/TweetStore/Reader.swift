@@ -1,0 +1,81 @@
+import Foundation
+import TweetKit
+
+/// Reads tweets, users and media back into models and completes pages with what their tweets refer to.
+struct Reader {
+    let connection: Connection
+
+    static let selectTweet = "SELECT \(TweetRecord.columns) FROM tweets t WHERE t.id = ?"
+    static let selectUser = "SELECT id, username, name, profile_image_url, verified, description, location, created_at, "
+        + "protected, url, metrics FROM users WHERE id = ?"
+    static let selectUserIDs = "SELECT id FROM users WHERE username = ? COLLATE NOCASE"
+    static let selectMedia = "SELECT media_key, type, url, preview_image_url, width, height, alt_text FROM media WHERE media_key = ?"
+
+    func tweet(_ id: TweetID) throws -> Tweet? {
+        try connection.withStatement(Self.selectTweet, [.integer(Int64(bitPattern: id.rawValue))]) { row in
+            try row.step() ? try TweetRecord.tweet(from: row) : nil
+        }
+    }
+
+    func user(_ id: UserID) throws -> User? {
+        try connection.withStatement(Self.selectUser, [.integer(Int64(bitPattern: id.rawValue))]) { row in
+            guard try row.step() else { return nil }
+            var user = User(id: id, username: row.text(1), name: row.text(2))
+            user.profileImageURL = row.optionalText(3)
+            user.verified = row.int(4) != 0
+            user.description = row.optionalText(5)
+            user.location = row.optionalText(6)
+            user.createdAt = row.optionalInt64(7).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            user.protected = row.int(8) != 0
+            user.url = row.optionalText(9)
+            if !row.isNull(10) {
+                var reader = ByteReader(row.blob(10))
+                user.metrics = UserMetrics(
+                    followers: try reader.int(), following: try reader.int(), tweets: try reader.int(), listed: try reader.int())
+            }
+            return user
+        }
+    }
+
+    /// Ids of users with this handle (case-insensitively), or the number itself when it is a plain id.
+    func userIDs(matching handle: String) throws -> [Int64] {
+        var ids = try connection.rows(Self.selectUserIDs, [.text(handle)]) { $0.int64(0) }
+        if let numeric = UserID(handle) { ids.append(Int64(bitPattern: numeric.rawValue)) }
+        return ids
+    }
+
+    func media(_ key: String) throws -> Media? {
+        try connection.withStatement(Self.selectMedia, [.text(key)]) { row in
+            guard try row.step() else { return nil }
+            return Media(
+                mediaKey: row.text(0), kind: Media.Kind(rawValue: row.text(1)) ?? .photo, url: row.optionalText(2),
+                previewImageURL: row.optionalText(3), width: row.optionalInt64(4).map { Int($0) },
+                height: row.optionalInt64(5).map { Int($0) }, altText: row.optionalText(6))
+        }
+    }
+
+    /// A page holding `tweets` plus the users, referenced tweets and media they need, as the API's `includes` would.
+    func page(with tweets: [Tweet]) throws -> Page {
+        var page = Page(tweets: tweets)
+        var seenTweets = Set(tweets.map(\.id))
+        for tweet in tweets {
+            for reference in tweet.referencedTweets where seenTweets.insert(reference.id).inserted {
+                if let included = try self.tweet(reference.id) { page.includedTweets.append(included) }
+            }
+        }
+        var seenUsers = Set<UserID>()
+        var seenMedia = Set<String>()
+        for tweet in tweets + page.includedTweets {
+            let related = [tweet.authorID, tweet.inReplyToUserID] + tweet.entities.mentions.map(\.id)
+            for case let id? in related where seenUsers.insert(id).inserted {
+                if let user = try user(id) { page.users.append(user) }
+            }
+            for key in tweet.mediaKeys where seenMedia.insert(key).inserted {
+                if let media = try media(key) { page.media.append(media) }
+            }
+        }
+        page.newestID = tweets.map(\.id).max()
+        page.oldestID = tweets.map(\.id).min()
+        return page
+    }
+}

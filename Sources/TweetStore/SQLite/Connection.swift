@@ -1,0 +1,121 @@
+import CSQLite
+import Synchronization
+
+/// A cancellation flag shared between the task that asked for an operation and SQLite's progress handler.
+final class CancelToken: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isCancelled: Bool { flag.load(ordering: .relaxed) }
+    func cancel() { flag.store(true, ordering: .relaxed) }
+}
+
+/// Owns one SQLite connection and its prepared statements.
+///
+/// Not thread-safe by itself: `Database` confines it to one serial queue. The progress handler consults the token of the
+/// operation running now, so cancelling one task can never interrupt a different task's statement.
+final class Connection {
+    private(set) var db: OpaquePointer?
+    private var statements: [String: Statement] = [:]
+    /// The cancellation token of the operation in progress, set by `Database`.
+    var currentToken: CancelToken?
+    /// Bounds the statement cache; search SQL varies with the query's shape.
+    private let statementLimit = 96
+
+    init(path: String) throws {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = StoreError(code: code, connection: handle)
+            sqlite3_close_v2(handle)
+            throw StoreError(code: code, message: "cannot open \(path): \(error.message)")
+        }
+        db = handle
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_progress_handler(handle, 2_000, { context in
+            guard let context else { return 0 }
+            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+            return connection.currentToken?.isCancelled == true ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit { close() }
+
+    /// Finalizes every statement, then closes; `sqlite3_close_v2` would otherwise keep a zombie connection alive.
+    func close() {
+        for statement in statements.values { statement.finalize() }
+        statements.removeAll()
+        if let db {
+            sqlite3_progress_handler(db, 0, nil, nil)
+            sqlite3_close_v2(db)
+        }
+        db = nil
+    }
+
+    /// Runs SQL text that may hold several statements and returns no rows.
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(db, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw StoreError(code: code, message: text)
+        }
+    }
+
+    /// A cached prepared statement for `sql`.
+    func prepare(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] { return cached }
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw StoreError(code: code, connection: db, sql: sql)
+        }
+        if statements.count >= statementLimit {
+            for statement in statements.values { statement.finalize() }
+            statements.removeAll()
+        }
+        let statement = Statement(handle: handle, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` with the statement for `sql`, bound to `values`, and resets it afterwards whatever happens.
+    func withStatement<T>(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws -> T) throws -> T {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        statement.bind(values)
+        return try body(statement)
+    }
+
+    /// Runs `sql` and collects one value per row.
+    func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ read: (Statement) throws -> T) throws -> [T] {
+        try withStatement(sql, values) { statement in
+            var result: [T] = []
+            while try statement.step() { result.append(try read(statement)) }
+            return result
+        }
+    }
+
+    /// The first column of the first row as an integer, if there is a row.
+    func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> Int64? {
+        try withStatement(sql, values) { statement in
+            try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
+        }
+    }
+
+    /// Runs `body` in a write transaction: all of it is committed, or none of it.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    var changes: Int { Int(sqlite3_changes(db)) }
+}

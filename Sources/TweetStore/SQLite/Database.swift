@@ -1,0 +1,45 @@
+import Dispatch
+
+/// Serializes every use of one `Connection` on a private queue and bridges it to async callers with cancellation.
+///
+/// `@unchecked Sendable` because the connection is only ever touched on `queue`.
+final class Database: @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let connection: Connection
+
+    init(connection: Connection, label: String) {
+        self.connection = connection
+        self.queue = DispatchQueue(label: label, qos: .userInitiated)
+    }
+
+    /// Runs `body` on the connection's queue. Cancelling the calling task stops SQLite at its next progress check and
+    /// throws `CancellationError`; a write in progress rolls back with its transaction.
+    func run<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        let token = CancelToken()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+                queue.async {
+                    continuation.resume(with: Result { try self.perform(token: token, body) })
+                }
+            }
+        } onCancel: {
+            token.cancel()
+        }
+    }
+
+    /// Runs `body` on the connection's queue and waits, for callers that are not async (benchmarks, setup).
+    func runBlocking<T>(_ body: (Connection) throws -> T) throws -> T {
+        try queue.sync { try perform(token: CancelToken(), body) }
+    }
+
+    private func perform<T>(token: CancelToken, _ body: (Connection) throws -> T) throws -> T {
+        if token.isCancelled { throw CancellationError() }
+        connection.currentToken = token
+        defer { connection.currentToken = nil }
+        do {
+            return try body(connection)
+        } catch let error as StoreError where error.isInterrupt && token.isCancelled {
+            throw CancellationError()
+        }
+    }
+}

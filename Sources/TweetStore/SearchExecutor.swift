@@ -1,0 +1,120 @@
+import Foundation
+import TweetKit
+
+/// Where a page of local results continues: the last row's sort key, so the next page starts strictly after it.
+enum SearchCursor: Equatable {
+    /// Recency order: ids below this one.
+    case before(Int64)
+    /// Relevance order: after this (bm25 score, id) pair.
+    case after(score: Double, id: Int64)
+
+    init(_ token: String) throws {
+        if token.hasPrefix("r"), let id = Int64(token.dropFirst()) {
+            self = .before(id)
+            return
+        }
+        if token.hasPrefix("b") {
+            let parts = token.dropFirst().split(separator: ".")
+            if parts.count == 2, let bits = UInt64(parts[0], radix: 16), let id = Int64(parts[1]) {
+                self = .after(score: Double(bitPattern: bits), id: id)
+                return
+            }
+        }
+        throw StoreError(message: "'\(token.prefix(40))' is not a cursor of a local search")
+    }
+
+    var token: String {
+        switch self {
+        case .before(let id): return "r\(id)"
+        case .after(let score, let id): return "b" + String(score.bitPattern, radix: 16) + ".\(id)"
+        }
+    }
+}
+
+/// Runs one page of a search: keyset paging in id order (or bm25 order), never OFFSET.
+struct SearchExecutor {
+    let connection: Connection
+    /// Counting stops here: beyond it a count costs more than it tells.
+    let countLimit: Int
+
+    /// bm25 weights per FTS5 column (body, tags, cashtags, mentions, urls): words in the text count most.
+    static let rank = "bm25(tweets_fts, 10.0, 6.0, 6.0, 4.0, 2.0)"
+
+    func search(_ query: SearchQuery, request: SearchRequest, cursor token: String?) throws -> Page {
+        let reader = Reader(connection: connection)
+        var compiled = try QueryCompiler(resolveUser: reader.userIDs(matching:)).compile(query)
+        if let id = request.sinceID { compiled.add("(t.id > ?)", [.integer(Int64(bitPattern: id.rawValue))]) }
+        if let id = request.untilID { compiled.add("(t.id < ?)", [.integer(Int64(bitPattern: id.rawValue))]) }
+        if let time = request.startTime { compiled.add("(coalesce(t.created_at >= ?, 0))", [.integer(TweetRecord.milliseconds(time))]) }
+        if let time = request.endTime { compiled.add("(coalesce(t.created_at < ?, 0))", [.integer(TweetRecord.milliseconds(time))]) }
+
+        let byRelevance = request.sort == .relevancy && compiled.match != nil
+        let cursor = try token.map(SearchCursor.init)
+        let pageSize = max(1, min(request.pageSize, 1_000))
+
+        // FROM and the conditions every page shares; the cursor condition comes on top.
+        var from: String
+        var conditions: [String]
+        var bindings: [SQLValue]
+        if let match = compiled.match {
+            from = "tweets_fts CROSS JOIN tweets t ON t.id = tweets_fts.rowid"
+            conditions = ["tweets_fts MATCH ?"] + compiled.conditions
+            bindings = [.text(match)] + compiled.bindings
+        } else {
+            from = "tweets t"
+            conditions = ["(t.flags & \(TweetFlags.includedOnly.rawValue)) = 0"] + compiled.conditions
+            bindings = compiled.bindings
+        }
+
+        var select = "SELECT \(TweetRecord.columns)"
+        var pageConditions = conditions
+        var pageBindings = bindings
+        let order: String
+        if byRelevance {
+            select += ", \(Self.rank) AS score"
+            order = "score, t.id DESC"
+            if case .after(let score, let id)? = cursor {
+                pageConditions.append("(score > ? OR (score = ? AND t.id < ?))")
+                pageBindings += [.real(score), .real(score), .integer(id)]
+            } else if cursor != nil {
+                throw StoreError(message: "this cursor belongs to a search in recency order")
+            }
+        } else {
+            let idColumn = compiled.match == nil ? "t.id" : "tweets_fts.rowid"
+            order = "\(idColumn) DESC"
+            if case .before(let id)? = cursor {
+                pageConditions.append("\(idColumn) < ?")
+                pageBindings.append(.integer(id))
+            } else if cursor != nil {
+                throw StoreError(message: "this cursor belongs to a search in relevance order")
+            }
+        }
+        let sql = "\(select) FROM \(from) WHERE \(pageConditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?"
+        pageBindings.append(.integer(Int64(pageSize + 1)))
+
+        var scores: [Double] = []
+        var tweets = try connection.rows(sql, pageBindings) { row -> Tweet in
+            if byRelevance { scores.append(row.double(13)) }
+            return try TweetRecord.tweet(from: row)
+        }
+        var next: SearchCursor?
+        if tweets.count > pageSize {
+            tweets.removeLast()
+            let last = tweets[tweets.count - 1]
+            let id = Int64(bitPattern: last.id.rawValue)
+            next = byRelevance ? .after(score: scores[pageSize - 1], id: id) : .before(id)
+        }
+        var page = try reader.page(with: tweets)
+        page.nextToken = next?.token
+        if cursor == nil {
+            if next == nil {
+                page.resultCount = tweets.count
+            } else if countLimit > 0 {
+                let countSQL = "SELECT count(*) FROM (SELECT 1 FROM \(from) WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)"
+                let count = Int(try connection.scalar(countSQL, bindings + [.integer(Int64(countLimit))]) ?? 0)
+                page.resultCount = count < countLimit ? count : nil
+            }
+        }
+        return page
+    }
+}

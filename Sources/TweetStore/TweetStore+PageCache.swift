@@ -1,0 +1,91 @@
+import Foundation
+import TweetKit
+
+extension TweetStore {
+    /// Keeps an API page: its tweets, users and media go into the tables (so they are searchable locally), and the
+    /// page itself is remembered as the ids it held plus its `meta` and partial errors.
+    public func storePage(_ page: Page, key: String, cursor: String?, fetchedAt: Date) async throws {
+        try await database.run { connection in
+            try connection.transaction {
+                var writer = Writer(connection: connection)
+                try writer.write(page)
+                try connection.withStatement(
+                    "INSERT OR REPLACE INTO cached_pages(key, cursor, fetched_at, page) VALUES (?,?,?,?)",
+                    [.text(key), .text(cursor ?? ""), .real(fetchedAt.timeIntervalSince1970), .blob(PageRecord.encode(page))]
+                ) { try $0.run() }
+            }
+        }
+    }
+
+    /// The page kept for `key` at `cursor`, rebuilt from the tables, with when it was fetched.
+    public func cachedPage(key: String, cursor: String?) async throws -> CachedPage? {
+        try await database.run { connection in
+            let stored = try connection.withStatement(
+                "SELECT fetched_at, page FROM cached_pages WHERE key = ? AND cursor = ?", [.text(key), .text(cursor ?? "")]
+            ) { row in try row.step() ? (row.double(0), row.blob(1)) : nil }
+            guard let (fetchedAt, bytes) = stored else { return nil }
+            let page = try PageRecord.decode(bytes, reader: Reader(connection: connection))
+            return CachedPage(page: page, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+        }
+    }
+
+    /// Forgets cached pages fetched before `date` (their tweets stay searchable).
+    public func removeCachedPages(fetchedBefore date: Date) async throws {
+        try await database.run { connection in
+            try connection.withStatement("DELETE FROM cached_pages WHERE fetched_at < ?", [.real(date.timeIntervalSince1970)]) {
+                try $0.run()
+            }
+        }
+    }
+}
+
+/// A cached page as bytes: which tweets, users and media it held, in order, and its meta and errors.
+enum PageRecord {
+    private static let version: UInt8 = 1
+
+    static func encode(_ page: Page) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.byte(version)
+        for ids in [page.tweets.map(\.id), page.includedTweets.map(\.id), page.users.map(\.id)] {
+            writer.varint(UInt64(ids.count))
+            for id in ids { writer.varint(id.rawValue) }
+        }
+        writer.varint(UInt64(page.media.count))
+        for media in page.media { writer.string(media.mediaKey) }
+        writer.optionalID(page.newestID?.rawValue)
+        writer.optionalID(page.oldestID?.rawValue)
+        writer.optionalString(page.nextToken)
+        writer.optionalString(page.previousToken)
+        writer.optionalInt(page.resultCount)
+        writer.varint(UInt64(page.errors.count))
+        for error in page.errors {
+            for field in [error.value, error.detail, error.title, error.resourceType, error.parameter, error.resourceID,
+                          error.type, error.section] {
+                writer.optionalString(field)
+            }
+        }
+        return writer.bytes
+    }
+
+    static func decode(_ bytes: [UInt8], reader: Reader) throws -> Page {
+        var input = ByteReader(bytes)
+        guard try input.byte() == version else { throw StoreError(message: "damaged cached page") }
+        var page = Page()
+        page.tweets = try (0..<input.count()).compactMap { _ in try reader.tweet(TweetID(try input.varint())) }
+        page.includedTweets = try (0..<input.count()).compactMap { _ in try reader.tweet(TweetID(try input.varint())) }
+        page.users = try (0..<input.count()).compactMap { _ in try reader.user(UserID(try input.varint())) }
+        page.media = try (0..<input.count()).compactMap { _ in try reader.media(try input.string()) }
+        page.newestID = try input.optionalID().map { TweetID($0) }
+        page.oldestID = try input.optionalID().map { TweetID($0) }
+        page.nextToken = try input.optionalString()
+        page.previousToken = try input.optionalString()
+        page.resultCount = try input.optionalInt()
+        page.errors = try (0..<input.count()).map { _ in
+            PartialError(
+                value: try input.optionalString(), detail: try input.optionalString(), title: try input.optionalString(),
+                resourceType: try input.optionalString(), parameter: try input.optionalString(),
+                resourceID: try input.optionalString(), type: try input.optionalString(), section: try input.optionalString())
+        }
+        return page
+    }
+}

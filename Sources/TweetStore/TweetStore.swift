@@ -1,0 +1,152 @@
+import Foundation
+import TweetKit
+
+/// The local tweet store: an SQLite file with a full-text index, searched with X's query syntax.
+///
+/// It is tweetsh's default `TweetSource` and the `PageCache` behind the API client. All access goes through one
+/// connection on a private serial queue, so a store can be shared freely between tasks and threads; every async call
+/// honours task cancellation by interrupting SQLite.
+public final class TweetStore: TweetSource, PageCache, Sendable {
+    /// `local`.
+    public let name = "local"
+    /// Where the data lives.
+    public let location: StoreLocation
+    let database: Database
+    /// The first page of a search counts matches up to this many; above it `Page.resultCount` stays nil.
+    let countLimit: Int
+
+    /// Opens (creating if needed) the store at `location` and brings its schema up to date.
+    ///
+    /// - Parameter countLimit: how far the first page of a search counts matches; 0 turns counting off.
+    public init(location: StoreLocation = .defaultLocation(), countLimit: Int = 1_000) throws {
+        self.location = location
+        self.countLimit = countLimit
+        if case .file(let path) = location {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+        }
+        let connection = try Connection(path: location.sqlitePath)
+        if case .file = location {
+            try connection.execute("PRAGMA journal_mode = WAL")
+        }
+        // WAL with synchronous=NORMAL: a crash can lose the last commits but never corrupts the file.
+        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY")
+        try Schema.migrate(connection)
+        database = Database(connection: connection, label: "tweetsh.store")
+    }
+
+    // MARK: TweetSource
+
+    /// One page of matches for `request.query`; `cursor` is the previous page's `nextToken`.
+    ///
+    /// Throws `QueryParseError` for a malformed query and `StoreError` for a cursor that is not this store's.
+    public func search(_ request: SearchRequest, cursor: String?) async throws -> Page {
+        let query = try SearchQuery(parsing: request.query)
+        return try await search(query, request: request, cursor: cursor)
+    }
+
+    /// One page of matches for an already parsed query (the request's `query` text is ignored).
+    public func search(_ query: SearchQuery, request: SearchRequest, cursor: String?) async throws -> Page {
+        let countLimit = self.countLimit
+        return try await database.run { connection in
+            try SearchExecutor(connection: connection, countLimit: countLimit).search(query, request: request, cursor: cursor)
+        }
+    }
+
+    /// The stored tweets with these ids, in the order asked; unknown ids come back as `Not Found Error`s, as from X.
+    public func lookup(ids: [TweetID]) async throws -> Page {
+        try await database.run { connection in
+            let reader = Reader(connection: connection)
+            var found: [Tweet] = []
+            var errors: [PartialError] = []
+            for id in ids {
+                if let tweet = try reader.tweet(id) {
+                    found.append(tweet)
+                } else {
+                    errors.append(PartialError(
+                        value: id.description, detail: "Could not find tweet with ids: [\(id)].", title: "Not Found Error",
+                        resourceType: "tweet", parameter: "ids", resourceID: id.description,
+                        type: "https://api.twitter.com/2/problems/resource-not-found"))
+                }
+            }
+            var page = try reader.page(with: found)
+            page.errors = errors
+            page.resultCount = found.count
+            return page
+        }
+    }
+
+    /// A user's stored tweets, newest first (`from:username`).
+    public func userTimeline(username: String, cursor: String?, limit: Int) async throws -> Page {
+        guard case .term(.from(let handle))? = try? SearchQuery(parsing: "from:" + username).root else {
+            throw StoreError(message: "'\(username)' is not a username")
+        }
+        let request = SearchRequest(query: "from:\(handle)", pageSize: limit)
+        return try await search(SearchQuery(.term(.from(handle))), request: request, cursor: cursor)
+    }
+
+    /// The stored tweets of a conversation, newest first (`conversation_id:id`).
+    public func conversation(id: TweetID, cursor: String?, limit: Int) async throws -> Page {
+        let request = SearchRequest(query: "conversation_id:\(id)", pageSize: limit)
+        return try await search(SearchQuery(.term(.conversationID(id))), request: request, cursor: cursor)
+    }
+
+    // MARK: Writing
+
+    /// Adds pages in one transaction: tweets become searchable, included tweets, users and media are kept for display.
+    /// Tweets already stored are replaced, so adding the same page twice changes nothing.
+    public func insert(_ pages: [Page]) async throws {
+        try await database.run { connection in
+            try connection.transaction {
+                var writer = Writer(connection: connection)
+                for page in pages { try writer.write(page) }
+            }
+        }
+    }
+
+    /// Counts and size, for `info` and benchmarks.
+    public func statistics() async throws -> StoreStatistics {
+        try await database.run { connection in
+            let tweets = try connection.scalar("SELECT count(*) FROM tweets WHERE (flags & 128) = 0") ?? 0
+            let included = try connection.scalar("SELECT count(*) FROM tweets WHERE (flags & 128) != 0") ?? 0
+            let users = try connection.scalar("SELECT count(*) FROM users") ?? 0
+            let pages = try connection.scalar("PRAGMA page_count") ?? 0
+            let pageSize = try connection.scalar("PRAGMA page_size") ?? 0
+            return StoreStatistics(
+                tweets: Int(tweets), includedTweets: Int(included), users: Int(users), databaseBytes: Int(pages * pageSize))
+        }
+    }
+
+    /// Folds the write-ahead log into the database file and updates the query planner's statistics; worth doing after a
+    /// large import.
+    public func optimize() async throws {
+        try await database.run { connection in
+            try connection.execute("INSERT INTO tweets_fts(tweets_fts) VALUES ('optimize'); PRAGMA optimize")
+            if case .file = self.location { try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+    }
+
+    /// Checks the database and the full-text index for damage; throws `StoreError` describing what is wrong.
+    public func checkIntegrity() async throws {
+        try await database.run { connection in
+            try connection.execute("INSERT INTO tweets_fts(tweets_fts, rank) VALUES ('integrity-check', 0)")
+            let result = try connection.rows("PRAGMA integrity_check") { $0.text(0) }
+            if result != ["ok"] { throw StoreError(message: "integrity check failed: " + result.prefix(5).joined(separator: "; ")) }
+        }
+    }
+}
+
+/// How much a store holds.
+public struct StoreStatistics: Hashable, Sendable {
+    /// Searchable tweets.
+    public var tweets: Int
+    /// Tweets kept only because others refer to them.
+    public var includedTweets: Int
+    /// Users.
+    public var users: Int
+    /// Size of the main database file (without the write-ahead log).
+    public var databaseBytes: Int
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import TweetKit
+@testable import TweetStore
+
+@Suite("Store file, cache, history and cancellation")
+struct StoreFileTests {
+    @Test func defaultPathFollowsXDG() {
+        #expect(StoreLocation.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"]) == "/data/tweetsh/tweets.sqlite")
+        #expect(StoreLocation.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"])
+                == "/home/u/.local/share/tweetsh/tweets.sqlite")
+        #expect(StoreLocation.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/tweetsh/tweets.sqlite")
+    }
+
+    @Test func fileStoreIsWALVersionedAndPersists() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("nested/dir/tweets.sqlite").path
+        do {
+            let store = try TweetStore(location: .file(path))
+            try await store.insert([Fixtures.page])
+            let mode = try await store.database.run { try $0.rows("PRAGMA journal_mode") { $0.text(0) } }
+            #expect(mode == ["wal"])
+            #expect(try await store.database.run { try $0.scalar("PRAGMA user_version") } == Int64(Schema.currentVersion))
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("nested/dir").path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        let reopened = try TweetStore(location: .file(path))
+        #expect(try await reopened.search(SearchRequest(query: "#SwiftLang"), cursor: nil).tweets.map(\.id) == [100])
+    }
+
+    @Test func newerSchemaIsRefused() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        do {
+            let store = try TweetStore(location: .file(path))
+            try await store.database.run { try $0.execute("PRAGMA user_version = 99") }
+        }
+        #expect(throws: StoreError.self) { try TweetStore(location: .file(path)) }
+    }
+
+    @Test func cachedPagesComeBackWithFetchTimeAndAreSearchable() async throws {
+        let store = try TweetStore(location: .inMemory)
+        var page = Fixtures.page
+        page.nextToken = "abc"
+        page.newestID = 600
+        page.oldestID = 100
+        page.resultCount = 6
+        page.errors = [PartialError(value: "7", detail: "gone", title: "Not Found Error", section: "includes")]
+        let fetched = Date(timeIntervalSince1970: 1_700_000_000)
+        try await store.storePage(page, key: "recent:swift", cursor: nil, fetchedAt: fetched)
+        let cached = try #require(try await store.cachedPage(key: "recent:swift", cursor: nil))
+        #expect(cached.fetchedAt == fetched)
+        #expect(cached.page == page)
+        #expect(try await store.cachedPage(key: "recent:swift", cursor: "abc") == nil)
+        #expect(try await store.search(SearchRequest(query: "rust"), cursor: nil).tweets.map(\.id) == [200])
+        try await store.removeCachedPages(fetchedBefore: fetched.addingTimeInterval(1))
+        #expect(try await store.cachedPage(key: "recent:swift", cursor: nil) == nil)
+    }
+
+    @Test func historySurvivesRestartAndKeepsTheNewestID() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        do {
+            let store = try TweetStore(location: .file(path))
+            try await store.recordSearch(SearchHistoryEntry(
+                query: "swift", source: "x", lastRun: Date(timeIntervalSince1970: 10), newestID: 500, nextCursor: "n1"))
+            try await store.recordSearch(SearchHistoryEntry(query: "rust", source: "local", lastRun: Date(timeIntervalSince1970: 20)))
+            try await store.recordSearch(SearchHistoryEntry(
+                query: "swift", source: "x", lastRun: Date(timeIntervalSince1970: 30), newestID: 400, nextCursor: "n2"))
+        }
+        let store = try TweetStore(location: .file(path))
+        let history = try await store.searchHistory()
+        #expect(history.map(\.query) == ["swift", "rust"])
+        #expect(history[0].newestID == 500)
+        #expect(history[0].nextCursor == "n2")
+        #expect(history[0].lastRun == Date(timeIntervalSince1970: 30))
+        #expect(try await store.lastSearch(query: "rust", source: "local")?.newestID == nil)
+        #expect(try await store.lastSearch(query: "rust", source: "x") == nil)
+    }
+
+    @Test func cancellingATaskInterruptsItsQueryOnly() async throws {
+        let store = try TweetStore(location: .inMemory)
+        let slow = Task {
+            try await store.database.run { connection in
+                try connection.scalar("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n")
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        slow.cancel()
+        await #expect(throws: CancellationError.self) { try await slow.value }
+        // The connection is fine afterwards, and other work was not affected.
+        try await store.insert([Fixtures.page])
+        #expect(try await store.search(SearchRequest(query: "swift"), cursor: nil).tweets.count == 2)
+    }
+
+    @Test func concurrentUseFromManyTasks() async throws {
+        let store = try await Fixtures.store()
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for n in 0..<40 {
+                group.addTask {
+                    if n % 4 == 0 {
+                        try await store.insert([Page(tweets: [Tweet(id: TweetID(UInt64(10_000 + n)), text: "swift task \(n)")])])
+                        return 0
+                    }
+                    return try await store.search(SearchRequest(query: "swift"), cursor: nil).tweets.count
+                }
+            }
+            for try await count in group { #expect(count == 0 || count >= 2) }
+        }
+        #expect(try await store.search(SearchRequest(query: "task", pageSize: 100), cursor: nil).tweets.count == 10)
+    }
+}
