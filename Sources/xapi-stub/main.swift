@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import XAPIStub
+
+// The loopback X API stub as a program, for end-to-end tests that drive the real tweetsh binary.
+// It prints one line, `xapi-stub listening on http://127.0.0.1:<port>`, then serves until SIGINT or SIGTERM.
+
+let usage = """
+    usage: xapi-stub [--port N] [--token T] [--consumer-key K] [--consumer-secret S] [--rate-limit N]
+                     [--fault SPEC[,PATH]]...
+      SPEC: 401 403-client 403-auth 400@POS 429@SECONDS 429-v1@SECONDS 429-cap 500..599 slow@SECONDS
+            truncated 404-html 404-empty close not-bearer
+      Faults are used in order by the next request whose path starts with PATH (any request without one).
+      More can be queued while running: POST /__stub/faults with spec=...&path=...; GET /__stub/requests lists requests.
+    """
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("xapi-stub: \(message)\n\(usage)\n".utf8))
+    exit(2)
+}
+
+var configuration = StubServer.Configuration()
+var faults: [(StubFault, String?)] = []
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    func value() -> String {
+        guard let next = arguments.popFirst() else { fail("\(argument) needs a value") }
+        return next
+    }
+    switch argument {
+    case "--port":
+        let text = value()
+        guard let port = UInt16(text) else { fail("--port \(text): expected a number from 0 to 65535") }
+        configuration.port = port
+    case "--token": configuration.bearerToken = value()
+    case "--consumer-key": configuration.consumerKey = value()
+    case "--consumer-secret": configuration.consumerSecret = value()
+    case "--rate-limit":
+        let text = value()
+        guard let limit = Int(text), limit > 0 else { fail("--rate-limit \(text): expected a positive number") }
+        configuration.rateLimit = limit
+    case "--fault":
+        let text = value()
+        let parts = text.split(separator: ",", maxSplits: 1).map(String.init)
+        guard let fault = StubFault(spec: parts.first ?? "") else { fail("--fault \(text): unknown fault") }
+        faults.append((fault, parts.count > 1 ? parts[1] : nil))
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        fail("unknown argument \(argument)")
+    }
+}
+
+let server: StubServer
+do {
+    server = try StubServer(configuration: configuration)
+} catch {
+    fail("cannot listen: \(error)")
+}
+for (fault, path) in faults { server.enqueue(fault, path: path) }
+print("xapi-stub listening on \(server.baseURL.absoluteString)")
+fflush(nil)
+
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    source.setEventHandler {
+        server.stop()
+        exit(0)
+    }
+    source.resume()
+    return source
+}
+withExtendedLifetime(signals) { dispatchMain() }
