@@ -27,6 +27,8 @@ let package = Package(
             providers: [.apt(["libedit-dev"])]
         ),
         .target(name: "LineEditor", dependencies: ["CLibEdit"]),
+        // A small REPL over LineEditor; the pseudo-terminal end-to-end test drives it.
+        .executableTarget(name: "lineeditor-demo", dependencies: ["LineEditor"]),
 
         // Tweets: models, formats, the SQLite store and the X API client.
         .systemLibrary(
