@@ -57,7 +57,13 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
 
     private func request(for search: SearchOptions, pageSize: Int) throws -> SearchRequest {
         // Parse first so a malformed query is reported with its column before any source is asked.
-        _ = try SearchQuery(parsing: search.query)
+        do {
+            _ = try SearchQuery(parsing: search.query)
+        } catch {
+            let column = max(1, error.column)
+            let caret = String(repeating: " ", count: DisplayWidth.of(search.query.prefix(column - 1))) + "^"
+            throw CommandError("in the query at column \(column): \(error.message)\n    \(search.query)\n    \(caret)")
+        }
         return SearchRequest(query: search.query, pageSize: pageSize, sort: search.sort ?? .recency,
                              fullArchive: search.fullArchive)
     }

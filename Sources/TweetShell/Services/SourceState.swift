@@ -9,12 +9,13 @@ public final class SourceState: @unchecked Sendable {
     private var apiSource: XAPISource?
 
     /// Rate-limit and retry waits reported by the API client, fanned out to whoever is running a search.
-    public let waits = WaitBroadcaster()
+    public let waits: WaitBroadcaster
 
-    /// Creates the state.
-    public init(current: SourceKind, api: XAPISource?) {
+    /// Creates the state; `waits` is the broadcaster the API client's wait hook feeds.
+    public init(current: SourceKind, api: XAPISource?, waits: WaitBroadcaster = WaitBroadcaster()) {
         currentKind = current
         apiSource = api
+        self.waits = waits
     }
 
     /// Where searches go when `--source` is not given.

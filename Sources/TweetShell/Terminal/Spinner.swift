@@ -10,6 +10,9 @@ public final class Spinner: @unchecked Sendable {
     private var frame = 0
     private var message = ""
     private let enabled: Bool
+
+    /// Whether it draws at all (stderr is a terminal).
+    public var isEnabled: Bool { enabled }
     private let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     /// Creates a spinner; it draws nothing unless `enabled` (stderr is a terminal).
