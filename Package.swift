@@ -44,6 +44,9 @@ let package = Package(
         // The stub as a program (`xapi-stub --port 0 --fault 429@2`), for end-to-end tests of the tweetsh binary.
         .executableTarget(name: "xapi-stub", dependencies: ["XAPIStub"]),
 
+        // Test utilities shared by test targets: a pseudo-terminal driver, temporary folders, piped runs.
+        .target(name: "TerminalTesting"),
+
         // The shell.
         .target(
             name: "TweetShell",
@@ -63,7 +66,7 @@ let package = Package(
         .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore"]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
         .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"], exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit", "LineEditor", "TerminalTesting"]),
     ]
 )
 
