@@ -59,4 +59,16 @@ final class ReduceTests: XCTestCase {
         XCTAssertEqual(tracking.values, [])
         XCTAssertEqual(tracking.events.count, 2)
     }
+
+    func testASynchronousFailureNeverOvertakesTheSubscription() {
+        let failing = TrackingSubscriber<Int, S4Error>(initialDemand: nil)
+        Record<Int, S4Error>(output: [1, 2], completion: .failure(.boom)).reduce(0, +).subscribe(failing)
+        XCTAssertEqual(failing.events, [.subscription, .completion(.failure(.boom))])
+
+        let throwing = TrackingSubscriber<Int, any Error>(initialDemand: nil)
+        [1, 2].publisher.tryReduce(0) { _, _ in throw S4Error.other }.subscribe(throwing)
+        XCTAssertEqual(throwing.events.count, 2)
+        if case .subscription? = throwing.events.first {} else { XCTFail("subscription must come first: \(throwing)") }
+        XCTAssertEqual(s4Failure(throwing), .other)
+    }
 }

@@ -57,16 +57,19 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         lock.withLock { requestHeads }
     }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections. Only shuts the socket down: the accept thread closes it on its way out, so the
+    /// descriptor number cannot be reused by another server while that thread still uses it.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private func acceptLoop() {
         while true {
             let connection = accept(listener, nil, nil)
-            if connection < 0 { return }
+            if connection < 0 {
+                close(listener)
+                return
+            }
             let head = readHead(connection)
             lock.withLock { requestHeads.append(head) }
             switch behaviour {

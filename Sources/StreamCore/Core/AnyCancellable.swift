@@ -1,40 +1,51 @@
+import Synchronization
+
 /// A type-erasing cancellable object that runs a cancellation closure when cancelled or deinitialized.
 ///
 /// Cancellation runs at most once, whichever comes first; the closure is released as soon as it has run, so the
-/// subscription chain it references is freed then rather than at deinit.
+/// subscription chain it references is freed then rather than at deinit. An atomic flag decides which call runs it,
+/// so creating one costs a single allocation (it sits on the path of every `sink`).
 public final class AnyCancellable: Cancellable, Hashable {
-    private let lock = Lock()
-    private var cancelAction: (() -> Void)?
+    private enum Action {
+        case closure(() -> Void)
+        case cancellable(any Cancellable)
+    }
+
+    private let cancelled = Atomic<Bool>(false)
+    /// Touched only by the call that flips `cancelled`.
+    @exclusivity(unchecked) private var action: Action?
 
     /// Creates a cancellable that runs `cancel` when cancelled or deinitialized.
     public init(_ cancel: @escaping () -> Void) {
-        cancelAction = cancel
+        action = .closure(cancel)
     }
 
     /// Creates a cancellable that cancels `canceller` when cancelled or deinitialized.
     public init<C: Cancellable>(_ canceller: C) {
-        if let already = canceller as? AnyCancellable {
-            cancelAction = already.cancel
-        } else {
-            cancelAction = canceller.cancel
-        }
+        action = .cancellable(canceller)
     }
 
     deinit {
-        // No other reference exists during deinit, so no lock is needed.
-        if let action = cancelAction {
-            cancelAction = nil
-            action()
+        // No other reference exists during deinit.
+        if !cancelled.load(ordering: .acquiring) {
+            run(action)
         }
     }
 
     /// Cancels the activity. Later calls do nothing.
     public func cancel() {
-        lock.lock()
-        let action = cancelAction
-        cancelAction = nil
-        lock.unlock()
-        action?()
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let taken = action
+        action = nil
+        run(taken)
+    }
+
+    private func run(_ action: Action?) {
+        switch action {
+        case .closure(let body): body()
+        case .cancellable(let canceller): canceller.cancel()
+        case nil: break
+        }
     }
 
     /// Stores this cancellable in the specified collection.

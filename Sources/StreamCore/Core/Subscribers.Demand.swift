@@ -15,11 +15,14 @@ extension Subscribers {
             self.rawValue = min(UInt(Int.max) + 1, rawValue)
         }
 
-        /// Unlimited demand.
-        public static let unlimited = Demand(rawValue: UInt(Int.max) + 1)
+        /// Unlimited demand. (A computed, inlinable property rather than a stored `let`, so hot paths compare against
+        /// a constant instead of going through a lazily initialized global on every element.)
+        @inlinable
+        public static var unlimited: Demand { Demand(rawValue: UInt(Int.max) + 1) }
 
         /// No elements.
-        public static let none = Demand(rawValue: 0)
+        @inlinable
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// A finite demand of `value` elements. `value` must not be negative.
         @inlinable

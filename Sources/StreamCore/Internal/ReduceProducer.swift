@@ -31,6 +31,10 @@ internal class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Er
     private let lock = Lock()
     private var state = State.awaitingSubscription
     private var downstreamWantsValue = false
+    /// False until the downstream has its subscription. Requesting `.unlimited` first (Combine's order) lets a
+    /// synchronous upstream finish before that; a failure that early waits here so it never precedes the subscription.
+    private var downstreamSubscribed = false
+    private var earlyFailure: Downstream.Failure?
     private let downstream: Downstream
     /// The value published on completion; `nil` publishes no value (first/last/min/max of an empty stream).
     internal var result: Downstream.Input?
@@ -65,6 +69,26 @@ internal class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Er
         lock.unlock()
         subscription.request(.unlimited)
         downstream.receive(subscription: self)
+        lock.lock()
+        downstreamSubscribed = true
+        let failure = earlyFailure
+        earlyFailure = nil
+        lock.unlock()
+        if let failure {
+            downstream.receive(completion: .failure(failure))
+        }
+    }
+
+    /// Sends a failure now, or holds it until the downstream has its subscription. Called with the lock held;
+    /// returns with it released.
+    private func failLocked(_ error: Downstream.Failure) {
+        guard downstreamSubscribed else {
+            earlyFailure = error
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        downstream.receive(completion: .failure(error))
     }
 
     internal func receive(_ input: Input) -> Subscribers.Demand {
@@ -96,7 +120,8 @@ internal class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Er
             state = .terminal
             lock.unlock()
             subscription.cancel()
-            downstream.receive(completion: .failure(error))
+            lock.lock()
+            failLocked(error)
         }
         return .none
     }
@@ -114,8 +139,7 @@ internal class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Er
             deliverIfRequested()
         case .failure(let error):
             state = .terminal
-            lock.unlock()
-            downstream.receive(completion: .failure(convert(error)))
+            failLocked(convert(error))
         }
     }
 
@@ -131,6 +155,7 @@ internal class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Er
         lock.lock()
         let previous = state
         state = .terminal
+        earlyFailure = nil
         lock.unlock()
         if case .subscribed(let subscription) = previous {
             subscription.cancel()

@@ -54,7 +54,7 @@ internal final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, 
     @usableFromInline internal typealias Failure = Downstream.Failure
 
     @usableFromInline internal let downstream: Downstream
-    @usableFromInline internal var result: Downstream.Input
+    @usableFromInline @exclusivity(unchecked) internal var result: Downstream.Input
     @usableFromInline internal let next: (Downstream.Input, Input) -> Downstream.Input
 
     @inlinable

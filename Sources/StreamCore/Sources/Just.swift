@@ -28,15 +28,17 @@ extension Just: Equatable where Output: Equatable {}
 
 extension Just: Sendable where Output: Sendable {}
 
-/// Just's subscription: whoever first flips `done` (a request or a cancel) owns the downstream from then on,
-/// so the value is delivered at most once without a lock.
+/// Just's subscription: whoever first flips `done` (a request or a cancel) wins, so the value is delivered at most
+/// once without a lock.
 @usableFromInline
 internal final class JustSubscription<Output, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable where Downstream.Input == Output
 {
     @usableFromInline internal let done = Atomic<Bool>(false)
-    @usableFromInline internal var output: Output?
-    @usableFromInline internal var downstream: Downstream?
+    // Kept until deinit: the subscriber drops this subscription when it completes or cancels, which ends the cycle.
+    // Plain lets keep the unspecialized path (calls arrive through `any Subscription`) free of metadata look-ups.
+    @usableFromInline internal let output: Output
+    @usableFromInline internal let downstream: Downstream
 
     @inlinable
     internal init(_ output: Output, _ downstream: Downstream) {
@@ -50,17 +52,13 @@ internal final class JustSubscription<Output, Downstream: Subscriber>: Subscript
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand != .none, "demand must not be zero")
-        guard !done.exchange(true, ordering: .acquiringAndReleasing), let downstream, let output else { return }
-        self.downstream = nil
-        self.output = nil
+        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = downstream.receive(output)
         downstream.receive(completion: .finished)
     }
 
     @inlinable
     internal func cancel() {
-        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        downstream = nil
-        output = nil
+        done.store(true, ordering: .releasing)
     }
 }

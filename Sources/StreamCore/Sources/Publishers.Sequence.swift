@@ -57,12 +57,12 @@ internal final class SequenceSubscription<Elements: Sequence, Downstream: Subscr
 {
     @usableFromInline internal let lock = Lock()
     @usableFromInline internal let cancelled = Atomic<Bool>(false)
-    @usableFromInline internal var iterator: Elements.Iterator
+    @usableFromInline @exclusivity(unchecked) internal var iterator: Elements.Iterator
     /// The element the iterator produced last; `nil` once the sequence is exhausted.
-    @usableFromInline internal var nextElement: Elements.Element?
-    @usableFromInline internal var downstream: Downstream?
-    @usableFromInline internal var demand = Subscribers.Demand.none
-    @usableFromInline internal var emitting = false
+    @usableFromInline @exclusivity(unchecked) internal var nextElement: Elements.Element?
+    @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
+    @usableFromInline @exclusivity(unchecked) internal var demand = Subscribers.Demand.none
+    @usableFromInline @exclusivity(unchecked) internal var emitting = false
 
     @inlinable
     internal init(_ iterator: Elements.Iterator, _ downstream: Downstream) {

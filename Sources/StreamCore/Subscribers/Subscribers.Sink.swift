@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publisher {
     /// Attaches a subscriber with closure-based behaviour, requesting an unlimited number of values.
     ///
@@ -27,33 +29,27 @@ extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon subscription.
     ///
     /// Its closures are released when it completes or is cancelled, so a closure capturing an owner does not keep a
-    /// cycle alive past the end of the subscription.
+    /// cycle alive past the end of the subscription. Delivering a value takes no lock: an atomic phase says who may
+    /// touch the closures, and a cancel that arrives during a delivery leaves the release to the deliverer.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
-        @usableFromInline
-        internal enum Status {
-            case awaiting
-            case subscribed(any Subscription)
-            case terminal
-        }
+        @usableFromInline internal typealias Status = SubscriberStatus
 
-        /// The closure to execute on receipt of a value.
+        /// The closure to execute on receipt of a value (an empty closure once the sink has ended).
         public var receiveValue: (Input) -> Void {
-            lock.lock()
-            defer { lock.unlock() }
-            return valueHandler
+            phase.load(ordering: .acquiring) == SinkPhase.ended ? { _ in } : handlers.takeUnretainedValue().receiveValue
         }
 
-        /// The closure to execute on completion.
+        /// The closure to execute on completion (an empty closure once the sink has ended).
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            lock.lock()
-            defer { lock.unlock() }
-            return completionHandler
+            phase.load(ordering: .acquiring) == SinkPhase.ended ? { _ in } : handlers.takeUnretainedValue().receiveCompletion
         }
 
-        @usableFromInline internal let lock = Lock()
-        @usableFromInline internal var valueHandler: (Input) -> Void
-        @usableFromInline internal var completionHandler: (Subscribers.Completion<Failure>) -> Void
-        @usableFromInline internal var status = Status.awaiting
+        /// Guards `status`, which only changes on subscription, completion and cancel.
+        @usableFromInline internal let lock = SpinLock()
+        @usableFromInline internal let phase = Atomic<Int>(0)
+        /// The closures, held at +1 and called without retaining them: `phase` says who may use or release them.
+        @usableFromInline @exclusivity(unchecked) internal var handlers: Unmanaged<SinkHandlers<Input, Failure>>
+        @usableFromInline @exclusivity(unchecked) internal var status = Status.awaiting
 
         /// Creates a sink with the given closures.
         @inlinable
@@ -61,8 +57,13 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            valueHandler = receiveValue
-            completionHandler = receiveCompletion
+            handlers = Unmanaged.passRetained(SinkHandlers(receiveValue, receiveCompletion))
+        }
+
+        deinit {
+            if phase.load(ordering: .acquiring) != SinkPhase.ended {
+                handlers.release()
+            }
         }
 
         /// A short description for debugging.
@@ -85,10 +86,22 @@ extension Subscribers {
         /// Runs the value closure; asks for nothing more, since the demand is already unlimited.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            lock.lock()
-            let handler = valueHandler
-            lock.unlock()
-            handler(value)
+            let (claimed, current) = phase.compareExchange(
+                expected: SinkPhase.idle, desired: SinkPhase.delivering, ordering: .acquiring
+            )
+            if claimed {
+                handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+                if !phase.compareExchange(expected: SinkPhase.delivering, desired: SinkPhase.idle, ordering: .acquiringAndReleasing)
+                    .exchanged
+                {
+                    // Cancelled while the closure ran: this thread finishes the job.
+                    phase.store(SinkPhase.ended, ordering: .releasing)
+                    releaseHandlers()
+                }
+            } else if current == SinkPhase.delivering {
+                // A value delivered from inside this sink's own closure (a reentrant send): nested, as in Combine.
+                handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+            }
             return .none
         }
 
@@ -101,10 +114,19 @@ extension Subscribers {
                 return
             }
             status = .terminal
-            let handler = completionHandler
             lock.unlock()
-            handler(completion)
-            releaseHandlers()
+            let (claimed, current) = phase.compareExchange(
+                expected: SinkPhase.idle, desired: SinkPhase.delivering, ordering: .acquiring
+            )
+            if claimed {
+                handlers._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+                phase.store(SinkPhase.ended, ordering: .releasing)
+                releaseHandlers()
+            } else if current == SinkPhase.delivering {
+                // Completed from inside the value closure: the outer delivery releases the closures.
+                handlers._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+                _ = phase.compareExchange(expected: SinkPhase.delivering, desired: SinkPhase.endRequested, ordering: .acquiringAndReleasing)
+            }
         }
 
         /// Cancels the subscription and releases both closures.
@@ -118,20 +140,72 @@ extension Subscribers {
             }
             status = .terminal
             lock.unlock()
-            releaseHandlers()
+            end()
             subscription.cancel()
         }
 
-        /// Replaces the closures by empty ones; the old ones are released after the lock is dropped.
-        @usableFromInline
+        /// Ends the sink: releases the closures now, or asks the thread delivering a value to do it.
+        @inlinable
+        internal func end() {
+            while true {
+                let current = phase.load(ordering: .acquiring)
+                if current == SinkPhase.idle {
+                    if phase.compareExchange(expected: SinkPhase.idle, desired: SinkPhase.ended, ordering: .acquiringAndReleasing)
+                        .exchanged
+                    {
+                        releaseHandlers()
+                        return
+                    }
+                } else if current == SinkPhase.delivering {
+                    if phase.compareExchange(
+                        expected: SinkPhase.delivering, desired: SinkPhase.endRequested, ordering: .acquiringAndReleasing
+                    ).exchanged {
+                        return
+                    }
+                } else {
+                    return
+                }
+            }
+        }
+
+        /// Releases the closures. Called once, by the thread that owns them per `phase`, just after it set `ended`.
+        @inlinable
         internal func releaseHandlers() {
-            lock.lock()
-            let oldValue = valueHandler
-            let oldCompletion = completionHandler
-            valueHandler = { _ in }
-            completionHandler = { _ in }
-            lock.unlock()
-            withExtendedLifetime((oldValue, oldCompletion)) {}
+            handlers.release()
         }
     }
+}
+
+/// A sink's closures, in one object so the sink can hold them without retaining them on every value.
+@usableFromInline
+internal final class SinkHandlers<Input, Failure: Error> {
+    @usableFromInline internal let receiveValue: (Input) -> Void
+    @usableFromInline internal let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    internal init(
+        _ receiveValue: @escaping (Input) -> Void,
+        _ receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+    ) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+    }
+}
+
+/// Where a subscriber stands with its subscription. Not generic, so code running unspecialized (through
+/// `any Subscription` or `any Cancellable`) does not look up generic metadata to use it.
+@usableFromInline
+internal enum SubscriberStatus {
+    case awaiting
+    case subscribed(any Subscription)
+    case terminal
+}
+
+/// The phases of a sink's closures: who may call or release them.
+@usableFromInline
+internal enum SinkPhase {
+    @inlinable internal static var idle: Int { 0 }
+    @inlinable internal static var delivering: Int { 1 }
+    @inlinable internal static var ended: Int { 2 }
+    @inlinable internal static var endRequested: Int { 3 }
 }
