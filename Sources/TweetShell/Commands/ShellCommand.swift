@@ -36,6 +36,8 @@ public enum ShellCommand: Equatable, Sendable {
     case help(String?)
     /// `quit` or `exit`.
     case quit
+    /// `live [query]`: results that update as you type (Sources/TweetShell/Live).
+    case live(String?)
 }
 
 /// What `search` was asked for.
@@ -208,6 +210,9 @@ extension ShellCommand {
             return .format(kind.flatMap(OutputFormat.init(rawValue:)))
         case "limits": try parser.end(); return .limits
         case "clear": try parser.end(); return .clear
+        case "live":
+            let query = words.rest(from: 1)
+            return .live(query.isEmpty ? nil : query)
         case "help":
             let topic = parser.next()?.text
             try parser.end()

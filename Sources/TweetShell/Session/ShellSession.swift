@@ -146,6 +146,7 @@ public final class ShellSession: @unchecked Sendable {
             return .ok
         case .help(let topic): return help(topic)
         case .quit: return .quit
+        case .live(let query): return await live(query)
         }
     }
 
