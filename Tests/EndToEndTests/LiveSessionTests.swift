@@ -161,6 +161,72 @@ final class LiveSessionTests: XCTestCase {
         XCTAssertTrue(terminal.output.contains("\u{1B}[?1049l"), "the normal screen is back")
     }
 
+    func testSuspendingGivesTheTerminalBackAndContinuingRedraws() throws {
+        let tweetsh = Tweetsh()
+        let terminal = try tweetsh.terminal()
+        try terminal.waitForPrompt("(local, no key)> ")
+        terminal.type("live swift\r")
+        try terminal.waitForPrompt("live> swift")
+        try terminal.waitFor(" matches")
+        // The program leads its own session here, so the kernel discards the stop itself (an orphaned process group);
+        // the terminal must still go back to normal for the stop, and to raw mode after it.
+        kill(terminal.pid, SIGTSTP)
+        try terminal.waitFor("\u{1B}[?1049l")
+        try terminal.waitFor("\u{1B}[?1049h")
+        try terminal.waitFor("live> swift")
+        try terminal.waitFor(" matches")
+        XCTAssertEqual(terminal.localModes & Self.cookedModes, 0, "raw mode again")
+        terminal.type("\u{1B}[B")
+        try terminal.waitFor(">  2 @")
+        terminal.type("\u{04}")
+        try terminal.waitForPrompt("(local, no key)> ")
+        terminal.type("quit\r")
+        XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
+        XCTAssertEqual(terminal.localModes & Self.cookedModes, Self.cookedModes)
+    }
+
+    func testAnInterruptSignalLeavesLikeCtrlC() throws {
+        let tweetsh = Tweetsh()
+        let terminal = try tweetsh.terminal()
+        try terminal.waitForPrompt("(local, no key)> ")
+        terminal.type("live swift\r")
+        try terminal.waitForPrompt("live> swift")
+        try terminal.waitFor(" matches")
+        // Raw mode turns Ctrl-C into a key; a SIGINT from elsewhere cancels the command, which leaves live.
+        kill(terminal.pid, SIGINT)
+        try terminal.waitFor("for 'swift' are now the current list")
+        try terminal.waitForPrompt("(local, no key)> ")
+        terminal.type("show 2\r")
+        try terminal.waitFor("#2 ")
+        try terminal.waitForPrompt("> ")
+        terminal.type("quit\r")
+        XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
+    }
+
+    func testARateLimitWaitShowsInTheStatusLineWhileTypingGoesOn() throws {
+        let stub = try StubServer()
+        defer { stub.stop() }
+        stub.enqueue(.windowRateLimit(after: 5), path: "/2/tweets/search/recent")
+        let tweetsh = Tweetsh()
+        let terminal = try tweetsh.terminal(environment: ["TWEETSH_API_BASE": stub.baseURL.absoluteString,
+                                                          "X_BEARER_TOKEN": StubServer.defaultBearerToken])
+        try terminal.waitForPrompt("(x, key)> ")
+        terminal.type("live #swift\r")
+        try terminal.waitForPrompt("live> #swift")
+        try terminal.waitFor("waiting: rate limit on", timeout: 10)
+        // The keyboard is not blocked by the wait: the query line follows at once, and the new query replaces the old.
+        typeSlowly(" is:reply", on: terminal)
+        try terminal.waitFor("live> #swift is:reply", timeout: 2)
+        try terminal.waitFor("matches for '#swift is:reply'", timeout: 20)
+        terminal.type("\u{04}")
+        try terminal.waitForPrompt("(x, key)> ")
+        terminal.type("quit\r")
+        XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
+        let queries = stub.requests(path: "/2/tweets/search/recent").compactMap { $0.query["query"] }
+        XCTAssertEqual(queries.first, "#swift", "the first request was the one rate-limited")
+        XCTAssertEqual(queries.last, "#swift is:reply")
+    }
+
     /// The handle following `marker` in a screen's text.
     private static func handle(after marker: String, in text: String) -> String? {
         guard let range = text.range(of: marker) else { return nil }

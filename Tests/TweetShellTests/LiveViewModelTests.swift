@@ -185,6 +185,22 @@ final class LiveViewModelTests: XCTestCase {
         XCTAssertEqual(viewModel.state.list.items.count, 1)
     }
 
+    func testASourceThatEndsWithoutAnswerStopsTheSpinnerAndLoadMoreStillWorks() {
+        makeViewModel(source: .local)
+        type(["swift"], every: 300)
+        _ = service.calls[0].publisher.send(SearchViewModelTests.page([3, 2, 1], next: "c"))
+        scheduler.advance()
+        viewModel.loadMore.send(())
+        scheduler.advance()
+        XCTAssertTrue(viewModel.state.isLoadingMore)
+        service.calls[1].publisher.send(completion: .finished)
+        scheduler.advance()
+        XCTAssertFalse(viewModel.state.isLoadingMore)
+        XCTAssertEqual(viewModel.state.list.items.count, 3)
+        viewModel.loadMore.send(())
+        XCTAssertEqual(service.calls.count, 3, "not stuck as busy")
+    }
+
     func testTheSpinnerFlagTogglesOncePerSearch() {
         makeViewModel(source: .local)
         type(["swift"], every: 300)

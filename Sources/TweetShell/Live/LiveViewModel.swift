@@ -37,6 +37,9 @@ public final class LiveViewModel: @unchecked Sendable {
         case progress(generation: Int, target: Target, SearchProgress)
         case failed(generation: Int, message: String)
         case cleared(generation: Int, query: String)
+        /// The source finished; after a page or a failure this changes nothing, but a source that ends without
+        /// either must not leave the spinner turning.
+        case finished(generation: Int)
     }
 
     private let lock = NSLock()
@@ -112,6 +115,7 @@ public final class LiveViewModel: @unchecked Sendable {
         work
             .map { Event.progress(generation: generation, target: target, $0) }
             .catch { error in Just(Event.failed(generation: generation, message: ErrorText.describe(error))) }
+            .append(Event.finished(generation: generation))
             .prepend(Event.started(generation: generation, query: query, target: target))
             .eraseToAnyPublisher()
     }
@@ -154,6 +158,12 @@ public final class LiveViewModel: @unchecked Sendable {
         case .failed(let g, let message):
             guard g == generation else { return lock.unlock() }
             next.errorMessage = message
+            next.isSearching = false
+            next.isLoadingMore = false
+            next.wait = nil
+            busy = false
+        case .finished(let g):
+            guard g == generation, busy else { return lock.unlock() }
             next.isSearching = false
             next.isLoadingMore = false
             next.wait = nil

@@ -227,6 +227,14 @@ private func rawTerminalSignalHandler(_ signal: Int32) {
         sigaddset(&set, SIGTSTP)
         sigprocmask(SIG_UNBLOCK, &set, nil)
         sigaction(SIGTSTP, &mine, nil)
+        // SIGCONT has normally re-entered raw mode by now. If the kernel discarded the stop (an orphaned process
+        // group, with no shell to continue it), nothing did: do it here.
+        if state.pointee.engaged == 0, state.pointee.wake >= 0, state.pointee.input >= 0 {
+            _ = tcsetattr(state.pointee.input, TCSANOW, &state.pointee.raw)
+            _ = write(state.pointee.output, enterSequence.pointer, enterSequence.count)
+            state.pointee.engaged = 1
+            _ = write(state.pointee.wake, wakeByte.pointer, 1)
+        }
     default:
         // Fatal: restore, hand the signal to whoever had it before, and let it take its course.
         restoreTerminalNow()
