@@ -227,6 +227,14 @@ final class LiveSessionTests: XCTestCase {
         XCTAssertEqual(queries.last, "#swift is:reply")
     }
 
+    func testScriptsArePointedToSearch() throws {
+        let run = try Tweetsh().run(["-c", "live swift"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.standardError.contains("live needs an interactive terminal; in scripts use search <query>"),
+                      run.standardError)
+        XCTAssertFalse(run.standardOutput.contains("\u{1B}["), "no escape codes in a scripted run")
+    }
+
     /// The handle following `marker` in a screen's text.
     private static func handle(after marker: String, in text: String) -> String? {
         guard let range = text.range(of: marker) else { return nil }
