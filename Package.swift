@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(name: "tweetsh", dependencies: ["TweetShell"]),
         .executableTarget(
             name: "tweetsh-bench",
-            dependencies: ["StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell"]
+            dependencies: ["StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell", "TerminalTesting"]
         ),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting"]),
