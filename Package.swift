@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting"]),
         .testTarget(name: "StreamFoundationTests", dependencies: ["StreamFoundation", "StreamTesting"]),
         .testTarget(name: "StreamTestingTests", dependencies: ["StreamTesting"]),
-        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTesting"]),
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
         .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore"]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
