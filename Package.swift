@@ -55,13 +55,13 @@ let package = Package(
         .executableTarget(name: "tweetsh", dependencies: ["TweetShell"]),
         .executableTarget(
             name: "tweetsh-bench",
-            dependencies: ["StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell"]
+            dependencies: ["StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell", "TerminalTesting"]
         ),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting"]),
         .testTarget(name: "StreamFoundationTests", dependencies: ["StreamFoundation", "StreamTesting"]),
         .testTarget(name: "StreamTestingTests", dependencies: ["StreamTesting"]),
-        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTesting"]),
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
         .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore"]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),

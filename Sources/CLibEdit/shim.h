@@ -4,9 +4,9 @@
 // Shims for the parts of libedit Swift cannot call directly: the variadic el_set/el_get/history_w, the stdio
 // streams el_init wants, and signal handlers that must be plain C to be async-signal-safe.
 //
-// The signal state below lives in `static` variables. Every Swift file that calls one of these functions gets its own
-// copy of them, so LineEditor calls the CLibEdit_interrupt_* and CLibEdit_guard_* functions from one Swift file only
-// (TerminalSignals.swift).
+// The signal state below lives in a function-local `static`. Every Swift file that calls these functions gets its own
+// copy of it, so LineEditor calls the CLibEdit_interrupt_*, CLibEdit_resize_* and CLibEdit_guard_* functions from one
+// Swift file only (TerminalSignals.swift).
 
 #include <histedit.h>
 #include <errno.h>
@@ -111,6 +111,11 @@ static inline int CLibEdit_el_set_editor(EditLine *el, const char *mode) {
     return el_set(el, EL_EDITOR, mode);
 }
 
+/// Changes one terminal mode used while editing (setty -d), for example "-isig".
+static inline int CLibEdit_el_setty_edit(EditLine *el, const char *mode) {
+    return el_set(el, EL_SETTY, "-d", mode, (const char *)NULL);
+}
+
 static inline int CLibEdit_el_set_signal(EditLine *el, int on) {
     return el_set(el, EL_SIGNAL, on);
 }
@@ -170,6 +175,8 @@ static const int CLibEdit_guard_signals[CLIBEDIT_GUARD_SIGNAL_COUNT] = {
 typedef struct {
     volatile sig_atomic_t interrupted;
     struct sigaction interrupt_previous;
+    EditLine *volatile resize_editor;
+    struct sigaction resize_previous;
     volatile sig_atomic_t guard_fd;
     struct termios guard_saved;
     struct sigaction guard_previous[CLIBEDIT_GUARD_SIGNAL_COUNT];
@@ -212,6 +219,34 @@ static inline int CLibEdit_interrupt_take(void) {
     int value = state->interrupted;
     state->interrupted = 0;
     return value;
+}
+
+// MARK: - Window resizes
+
+static void CLibEdit_resize_handler(int signo) {
+    (void)signo;
+    EditLine *el = CLibEdit_signal_state()->resize_editor;
+    if (el != NULL) el_resize(el);
+}
+
+/// Makes every SIGWINCH during an edit resize `el`. libedit's own handler removes itself after a signal that arrives
+/// outside its read() and only reinstalls itself on EINTR, so a second resize in one line would otherwise be missed.
+/// SA_RESTART keeps this handler from interrupting libedit's read.
+static inline int CLibEdit_resize_arm(EditLine *el) {
+    CLibEdit_signal_state_t *state = CLibEdit_signal_state();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = CLibEdit_resize_handler;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    state->resize_editor = el;
+    return sigaction(SIGWINCH, &action, &state->resize_previous);
+}
+
+static inline void CLibEdit_resize_disarm(void) {
+    CLibEdit_signal_state_t *state = CLibEdit_signal_state();
+    sigaction(SIGWINCH, &state->resize_previous, NULL);
+    state->resize_editor = NULL;
 }
 
 // MARK: - Terminal guard

@@ -9,7 +9,10 @@ import Glibc
 /// - Each accepted line is written to the file as soon as it is added, so a crash loses nothing.
 /// - Writing merges: under a lock, the file is re-read, the new line appended and the result trimmed to `limit`, so two
 ///   shells sharing the file keep each other's lines.
-/// - Lines that are blank, equal to the previous entry, or `isSensitive` never enter memory or the file.
+/// - Lines that are blank, equal to the previous entry, or `isSensitive` never enter memory or the file; sensitive lines
+///   already in the file are dropped when it is loaded and when it is next rewritten.
+///
+/// A `History` is used from one thread at a time, like the reader that owns it.
 public final class History {
     /// The number of entries kept when the caller does not choose.
     public static let defaultLimit = 1000
@@ -42,6 +45,8 @@ public final class History {
         self.isSensitive = isSensitive
         if let path {
             try HistoryFile.load(path, into: handle)
+            // Lines recorded before the predicate knew about them (or by another program) are not kept either.
+            HistoryFile.removeSensitive(from: handle, isSensitive: isSensitive)
         }
     }
 
@@ -74,15 +79,7 @@ public final class History {
 
     /// The entries in memory, oldest first.
     public var entries: [String] {
-        var result: [String] = []
-        let history = handle
-        // H_LAST is the oldest entry; H_PREV walks towards newer ones.
-        var entry = CLibEdit_history_step(history, H_LAST)
-        while let current = entry {
-            result.append(WideText.string(current))
-            entry = CLibEdit_history_step(history, H_PREV)
-        }
-        return result
+        HistoryFile.entries(of: handle)
     }
 
     /// The newest entry, if any.
@@ -105,7 +102,7 @@ public final class History {
         let history = handle
         _ = WideText.withCharacters(line) { CLibEdit_history_enter(history, $0) }
         if let path {
-            try HistoryFile.append(line, to: path, limit: limit)
+            try HistoryFile.append(line, to: path, limit: limit, isSensitive: isSensitive)
         }
         return true
     }

@@ -30,7 +30,7 @@ enum HistoryFile {
     }
 
     /// Appends `line` to the file, merging with whatever other processes wrote since this one last looked.
-    static func append(_ line: String, to path: String, limit: Int) throws {
+    static func append(_ line: String, to path: String, limit: Int, isSensitive: (String) -> Bool) throws {
         try createParentDirectory(of: path)
         try withLock(on: path) {
             guard let merged = CLibEdit_history_init(Int32(limit)) else {
@@ -38,8 +38,31 @@ enum HistoryFile {
             }
             defer { history_wend(merged) }
             try load(path, into: merged)
+            removeSensitive(from: merged, isSensitive: isSensitive)
             _ = WideText.withCharacters(line) { CLibEdit_history_enter(merged, $0) }
             try replace(path, with: merged)
+        }
+    }
+
+    /// The entries of `history`, oldest first.
+    static func entries(of history: OpaquePointer) -> [String] {
+        var result: [String] = []
+        // H_LAST is the oldest entry; H_PREV walks towards newer ones.
+        var entry = CLibEdit_history_step(history, H_LAST)
+        while let current = entry {
+            result.append(WideText.string(current))
+            entry = CLibEdit_history_step(history, H_PREV)
+        }
+        return result
+    }
+
+    /// Rebuilds `history` without the entries `isSensitive` flags, if there are any.
+    static func removeSensitive(from history: OpaquePointer, isSensitive: (String) -> Bool) {
+        let all = entries(of: history)
+        guard all.contains(where: isSensitive) else { return }
+        _ = CLibEdit_history_clear(history)
+        for entry in all where !isSensitive(entry) {
+            _ = WideText.withCharacters(entry) { CLibEdit_history_enter(history, $0) }
         }
     }
 

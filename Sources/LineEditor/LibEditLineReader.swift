@@ -14,11 +14,15 @@ private let readerIsOpen = Atomic<Bool>(false)
 public final class LibEditLineReader: LineReader {
     /// The history recalled with the arrow keys and ^R, and recorded into when `recordsHistory` is set.
     public let history: History?
+    /// Always true: this reader only runs on a terminal.
+    public var isInteractive: Bool { true }
 
     private let editor: OpaquePointer
     private let context: EditorContext
     private let recordsHistory: Bool
     private let historyWarning: (LineEditorError) -> Void
+    /// The last history failure reported, so a read-only disk does not repeat the same warning after every line.
+    private var lastHistoryFailure: LineEditorError?
 
     /// Opens libedit on the process's standard input and output.
     ///
@@ -54,19 +58,24 @@ public final class LibEditLineReader: LineReader {
         context.setPrompt(PromptText.marked(prompt))
         var count: Int32 = 0
         var failure: Int32 = 0
-        let (text, interrupted) = TerminalSignals.guardingTerminal(STDIN_FILENO) {
+        context.beginLine()
+        let (text, signalled) = TerminalSignals.guardingTerminal(STDIN_FILENO) {
             TerminalSignals.catchingInterrupt { () -> String? in
-                // libedit leaves errno alone at end of input, so clear it to tell that apart from a failed read.
-                errno = 0
-                let line = el_wgets(editor, &count)
-                failure = errno
-                return line.map { WideText.string($0, count: Int(count)) }
+                TerminalSignals.followingResizes(of: editor) {
+                    // libedit leaves errno alone at end of input, so clear it to tell that apart from a failed read.
+                    errno = 0
+                    let line = el_wgets(editor, &count)
+                    failure = errno
+                    return line.map { WideText.string($0, count: Int(count)) }
+                }
             }
         }
         guard let text else {
             // The partial line stays on screen; move below it so the next prompt starts clean.
-            writeAll(STDOUT_FILENO, "\n")
-            if interrupted || (count < 0 && failure == EINTR) { return .interrupted }
+            fflush(nil)
+            let interrupted = context.interruptKeyPressed || signalled || (count < 0 && failure == EINTR)
+            writeAll(STDOUT_FILENO, interrupted ? "^C\n" : "\n")
+            if interrupted { return .interrupted }
             if count == 0 || failure == 0 || failure == EIO { return .endOfInput }
             throw LineEditorError.input(operation: "el_wgets", errno: failure)
         }
@@ -74,8 +83,10 @@ public final class LibEditLineReader: LineReader {
         if recordsHistory, let history {
             do {
                 try history.add(line)
+                lastHistoryFailure = nil
             } catch let error as LineEditorError {
-                historyWarning(error)
+                if error != lastHistoryFailure { historyWarning(error) }
+                lastHistoryFailure = error
             }
         }
         return .line(line)
@@ -94,6 +105,9 @@ public final class LibEditLineReader: LineReader {
         }, wchar_t(PromptText.delimiter.value))
         _ = CLibEdit_el_set_editor(editor, "emacs")
         _ = CLibEdit_el_set_signal(editor, 1)
+        // While editing, Ctrl-C and Ctrl-Z arrive as keys rather than signals. A SIGINT that lands between two of
+        // libedit's reads cannot interrupt the next one and would be lost; a key cannot be.
+        _ = CLibEdit_el_setty_edit(editor, "-isig")
         if let history {
             _ = CLibEdit_el_set_history(editor, history.handle)
         }
@@ -101,6 +115,18 @@ public final class LibEditLineReader: LineReader {
             guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
             return context.complete(editor)
         })
+        _ = CLibEdit_el_addfn(editor, "tweetsh-interrupt", "Discard the line (as SIGINT would)", { editor, _ in
+            guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
+            context.interruptKeyPressed = true
+            // Ends el_wgets with no line, like Ctrl-D; readLine tells the two apart by the flag.
+            return UInt8(CC_EOF)
+        })
+        _ = CLibEdit_el_addfn(editor, "tweetsh-suspend", "Suspend the program (as SIGTSTP would)", { editor, _ in
+            guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
+            return context.suspend()
+        })
+        _ = CLibEdit_el_bind(editor, "^C", "tweetsh-interrupt")
+        _ = CLibEdit_el_bind(editor, "^Z", "tweetsh-suspend")
         _ = CLibEdit_el_bind(editor, "^I", "tweetsh-complete")
         _ = CLibEdit_el_bind(editor, "^R", "em-inc-search-prev")
         _ = CLibEdit_el_bind(editor, "^W", "ed-delete-prev-word")
@@ -115,6 +141,11 @@ public final class LibEditLineReader: LineReader {
 final class EditorContext {
     private(set) var prompt: UnsafeMutablePointer<wchar_t>
     private let completion: CompletionHandler?
+    /// Set by the Ctrl-C key binding during the current line.
+    var interruptKeyPressed = false
+    /// The terminal settings outside editing, captured as each line starts, for suspending.
+    private var cookedSettings = termios()
+    private var hasCookedSettings = false
 
     init(completion: CompletionHandler?) {
         self.completion = completion
@@ -128,6 +159,22 @@ final class EditorContext {
     static func from(_ editor: OpaquePointer) -> EditorContext? {
         guard let raw = CLibEdit_el_get_clientdata(editor) else { return nil }
         return Unmanaged<EditorContext>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    func beginLine() {
+        interruptKeyPressed = false
+        hasCookedSettings = tcgetattr(STDIN_FILENO, &cookedSettings) == 0
+    }
+
+    /// Ctrl-Z: give the terminal back in its normal mode, stop like SIGTSTP would, and resume editing on SIGCONT.
+    func suspend() -> UInt8 {
+        var editing = termios()
+        let hasEditing = tcgetattr(STDIN_FILENO, &editing) == 0
+        if hasCookedSettings { tcsetattr(STDIN_FILENO, TCSADRAIN, &cookedSettings) }
+        // Returns once the job is continued (or at once if the program ignores SIGTSTP).
+        kill(getpid(), SIGTSTP)
+        if hasEditing { tcsetattr(STDIN_FILENO, TCSADRAIN, &editing) }
+        return UInt8(CC_REDISPLAY)
     }
 
     func setPrompt(_ text: String) {

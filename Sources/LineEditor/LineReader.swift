@@ -23,4 +23,8 @@ public protocol LineReader: AnyObject {
 
     /// The history the reader records into and recalls from, if any.
     var history: History? { get }
+
+    /// Whether a person is typing: true for the terminal reader, false for piped input. A shell can use this to decide
+    /// on banners and confirmation prompts.
+    var isInteractive: Bool { get }
 }

@@ -8,13 +8,15 @@ import Glibc
 public final class PipedLineReader: LineReader {
     /// The history given at creation; piped input is not recorded into it.
     public let history: History?
+    /// Always false: nobody is typing at a pipe.
+    public var isInteractive: Bool { false }
 
     private let fileDescriptor: Int32
     private var buffer = LineBuffer()
     private var atEnd = false
 
     /// Reads from `fileDescriptor` (standard input by default), which the reader does not close.
-    public init(fileDescriptor: Int32 = STDIN_FILENO, history: History? = nil) {
+    public init(fileDescriptor: Int32 = 0, history: History? = nil) {
         self.fileDescriptor = fileDescriptor
         self.history = history
     }

@@ -11,6 +11,13 @@ enum TerminalSignals {
         return try body()
     }
 
+    /// Runs `body` with every SIGWINCH resizing `editor`, then restores the application's SIGWINCH disposition.
+    static func followingResizes<Result>(of editor: OpaquePointer, _ body: () throws -> Result) rethrows -> Result {
+        _ = CLibEdit_resize_arm(editor)
+        defer { CLibEdit_resize_disarm() }
+        return try body()
+    }
+
     /// Runs `body` with SIGINT recorded instead of ending the process, and reports whether it arrived.
     ///
     /// The application's own SIGINT disposition is put back afterwards, so a shell can cancel running commands with

@@ -44,7 +44,7 @@ public final class TemporaryDirectory {
 }
 
 /// The bytes of a file as text, or nil when it cannot be read.
-func readTextFile(_ path: String) -> String? {
+public func readTextFile(_ path: String) -> String? {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -60,7 +60,7 @@ func readTextFile(_ path: String) -> String? {
 }
 
 /// Writes `text` to `path`, replacing it.
-func writeTextFile(_ path: String, _ text: String, mode: mode_t = 0o644) {
+public func writeTextFile(_ path: String, _ text: String, mode: mode_t = 0o644) {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
     precondition(fd >= 0, "cannot create \(path): \(errno)")
     defer { close(fd) }
@@ -74,7 +74,7 @@ func writeTextFile(_ path: String, _ text: String, mode: mode_t = 0o644) {
 }
 
 /// The permission bits of `path`, or nil when it does not exist.
-func permissions(of path: String) -> mode_t? {
+public func permissions(of path: String) -> mode_t? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     return info.st_mode & 0o777

@@ -1,3 +1,4 @@
+import TerminalTesting
 import Foundation
 import Glibc
 import Synchronization
@@ -100,6 +101,18 @@ struct HistoryTests {
         #expect(!lock.contains(secret))
     }
 
+    @Test("sensitive lines already in the file are dropped on load and scrubbed on the next write")
+    func sensitiveInFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("history")
+        writeTextFile(path, "_HiStOrY_V2_\nsearch\\040x\nauth\\040OLDSECRET\nshow\\0401\n", mode: 0o600)
+        let history = try History(path: path, isSensitive: { $0.hasPrefix("auth ") })
+        #expect(history.entries == ["search x", "show 1"])
+        try history.add("more")
+        #expect(readTextFile(path)?.contains("OLDSECRET") == false)
+        #expect(try History(path: path).entries == ["search x", "show 1", "more"])
+    }
+
     @Test("the file and its directory are private")
     func permissionsArePrivate() throws {
         let directory = TemporaryDirectory()
@@ -166,6 +179,21 @@ struct HistoryTests {
             let own = merged.filter { $0.hasPrefix("w\(writer) ") }
             #expect(own == (0..<perWriter).map { "w\(writer) \($0)" })
         }
+    }
+
+    @Test("entries that are not valid UTF-8 are skipped without crashing")
+    func invalidBytes() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("history")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let bytes: [UInt8] = Array("_HiStOrY_V2_\nfirst\n".utf8) + [0xFF, 0xFE, 0x20, 0x62, 0x0A]
+            + Array("\\M-\\377x\nlast\n".utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let history = try History(path: path)
+        #expect(history.entries == ["first", "last"])
+        try history.add("new")
+        #expect(try History(path: path).entries == ["first", "last", "new"])
     }
 
     @Test("a file that is not libedit history is reported and left alone")

@@ -1,3 +1,5 @@
+import TerminalTesting
+import Foundation
 import Glibc
 import Testing
 @testable import LineEditor
@@ -8,6 +10,9 @@ struct TerminalEndToEndTests {
     static let prompt = "\u{1B}[1;34mdemo\u{1B}[0m> "
 
     /// A demo process with its own HOME and XDG_STATE_HOME, and its history file.
+    ///
+    /// No LANG or LC_* is passed, so the demo starts in the C locale and LineEditor must switch LC_CTYPE to UTF-8 itself
+    /// for the accented and CJK input below to survive.
     struct Session {
         let terminal: PseudoTerminal
         let historyPath: String
@@ -26,7 +31,6 @@ struct TerminalEndToEndTests {
             "HOME": home,
             "XDG_STATE_HOME": state,
             "TERM": "xterm",
-            "LANG": "C.UTF-8",
             "PATH": "/usr/bin:/bin",
         ].merging(extraEnvironment) { $1 }
         let terminal = try PseudoTerminal(executable: demo, environment: environment)
@@ -78,13 +82,23 @@ struct TerminalEndToEndTests {
         terminal.type("n\t\r")
         try terminal.waitFor("got: [show @jane ]")
 
-        // Completion in the middle of a line, after a resize: the word before the cursor is completed in place.
+        // Window resizes are followed: at 80 columns the four s-words fit one row, at 20 the list has two columns.
         try terminal.waitForPrompt(Self.prompt)
-        terminal.resize(columns: 40, rows: 20)
-        terminal.type("#swiftl more")
+        terminal.type("s\t")
+        try terminal.waitFor("search  show    source  status")
+        terminal.resize(columns: 20, rows: 20)
+        terminal.type("\u{15}s\t")
+        try terminal.waitFor("search  source")
+        try terminal.waitFor("show    status")
+        terminal.resize(columns: 80, rows: 24)
+        terminal.type("\u{15}s\t")
+        try terminal.waitFor("search  show    source  status")
+        // Completion in the middle of a line: the word before the cursor is completed in place.
+        terminal.type("\u{15}#swiftl more")
         try terminal.waitFor("more")
         terminal.type("\u{01}" + String(repeating: "\u{06}", count: 7) + "\t")
-        try terminal.waitFor("#swiftlang")
+        // libedit draws the insertion with an insert-characters escape, so only the new text appears.
+        try terminal.waitFor("ang")
         terminal.type("\r")
         try terminal.waitFor("got: [#swiftlang more]")
 
@@ -92,6 +106,14 @@ struct TerminalEndToEndTests {
         try terminal.waitForPrompt(Self.prompt)
         terminal.type("café 日本 drop\u{17}語\r")
         try terminal.waitFor("got: [café 日本 語]")
+
+        // Ctrl-Z is a key while editing; here it cannot stop the program (its process group is orphaned, so the
+        // kernel discards SIGTSTP), and editing must carry on afterwards.
+        try terminal.waitForPrompt(Self.prompt)
+        terminal.type("ab\u{1A}")
+        try terminal.waitForPrompt("ab")
+        terminal.type("cd\r")
+        try terminal.waitFor("got: [abcd]")
 
         try terminal.waitForPrompt(Self.prompt)
         terminal.type("\u{04}")
@@ -103,7 +125,7 @@ struct TerminalEndToEndTests {
         #expect(!output.contains("discard me]"), "the interrupted line must not be delivered")
         let history = try History(path: session.historyPath)
         #expect(history.entries == [
-            "search from:jack", "show 42", "search from:jack", "show @jane ", "#swiftlang more", "café 日本 語",
+            "search from:jack", "show 42", "search from:jack", "show @jane ", "#swiftlang more", "café 日本 語", "abcd",
         ])
         #expect(permissions(of: session.historyPath) == 0o600)
         #expect(readTextFile(session.historyPath)?.contains("SECRET-TOKEN") == false)
@@ -161,6 +183,27 @@ struct TerminalEndToEndTests {
         let signal = status & 0x7F
         #expect(signal == SIGILL || signal == SIGTRAP, "died from a trap, status \(status)")
         #expect(terminal.localModes & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON))
+    }
+
+    @Test("a history file that cannot be written is reported once, and lines still arrive")
+    func unwritableHistory() throws {
+        let directory = TemporaryDirectory()
+        // A directory where the lock file belongs makes every save fail, even for root.
+        let stateDirectory = directory.file("state/tweetsh")
+        try HistoryFile.createParentDirectory(of: stateDirectory + "/history")
+        mkdir(stateDirectory + "/history.lock", 0o700)
+        let session = try Self.start(in: directory)
+        let terminal = session.terminal
+        for line in ["one", "two", "three"] {
+            try terminal.waitForPrompt(Self.prompt)
+            terminal.type(line + "\r")
+            try terminal.waitFor("got: [\(line)]")
+        }
+        try terminal.waitForPrompt(Self.prompt)
+        terminal.type("\u{04}")
+        #expect(try terminal.waitForExit() == 0)
+        let warnings = terminal.output.components(separatedBy: "history: cannot open").count - 1
+        #expect(warnings == 1, "output: \(terminal.output.debugDescription)")
     }
 
     @Test("two shells at once keep each other's lines")
