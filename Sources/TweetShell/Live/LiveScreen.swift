@@ -36,8 +36,9 @@ public final class LiveScreen: @unchecked Sendable {
         case detail(ResultItem)
     }
 
-    /// Creates a screen over `viewModel`, reading keys from `input` and drawing on `output`.
-    public init(viewModel: LiveViewModel, style: Style, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+    /// Creates a screen over `viewModel`, reading keys from `input` and drawing on `output` (standard input and output;
+    /// literals, because optimised builds can attribute STDIN_FILENO in a default argument to a module not imported here).
+    public init(viewModel: LiveViewModel, style: Style, input: Int32 = 0, output: Int32 = 1) {
         self.viewModel = viewModel
         self.style = style
         self.input = input

@@ -23,7 +23,7 @@ final class RawTerminal {
     private var active = false
 
     /// Takes over the terminal on `input` (read in raw mode) and `output` (drawn on).
-    init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+    init(input: Int32, output: Int32) {
         self.input = input
         self.output = output
     }
