@@ -13,6 +13,11 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(command, .search(SearchOptions(query: "from:swiftlang", source: .x, fullArchive: true, newOnly: true, refresh: true)))
     }
 
+    func testFlagsMayFollowTheQuery() throws {
+        let command = try ShellCommand.parse(#"search "exact phrase"  lang:en --limit 5 -is:retweet --new"#)
+        XCTAssertEqual(command, .search(SearchOptions(query: #""exact phrase" lang:en -is:retweet"#, limit: 5, newOnly: true)))
+    }
+
     func testSearchErrorsNameTheColumn() {
         XCTAssertEqual(parseError("search --limit 0 swift"), CommandError("--limit takes a number from 1 to 500, found '0'", column: 16))
         XCTAssertEqual(parseError("search --bogus swift"), CommandError("unknown option '--bogus' for search", column: 8))

@@ -1,12 +1,14 @@
 /// A command line cut into words, keeping where each word started so that a query can be taken raw.
 ///
 /// Quotes group words for arguments like file names, but a search query is passed on with its quotes intact
-/// (`"exact phrase"` is query syntax), so parsers take `rest(from:)` rather than re-joining words.
+/// (`"exact phrase"` is query syntax), so parsers take `raw(_:)` or `rest(from:)` rather than re-joining `text`.
 struct CommandWords {
-    /// One word: its text with quotes removed, and its offset in the line (in Characters, 0-based).
+    /// One word: its text with quotes removed, and where it stands in the line (Character offsets, 0-based;
+    /// `end` is exclusive).
     struct Word: Equatable {
         var text: String
         var offset: Int
+        var end: Int = 0
     }
 
     let line: String
@@ -30,7 +32,7 @@ struct CommandWords {
                 if start == nil { start = offset }
             } else if character == " " || character == "\t" {
                 if let s = start {
-                    words.append(Word(text: current, offset: s))
+                    words.append(Word(text: current, offset: s, end: offset))
                     current = ""
                     start = nil
                 }
@@ -42,7 +44,7 @@ struct CommandWords {
         if quote != nil {
             throw CommandError("unclosed quote", column: quoteStart + 1)
         }
-        if let s = start { words.append(Word(text: current, offset: s)) }
+        if let s = start { words.append(Word(text: current, offset: s, end: line.count)) }
         self.words = words
     }
 
@@ -51,6 +53,13 @@ struct CommandWords {
         guard index < words.count else { return "" }
         let startIndex = line.index(line.startIndex, offsetBy: words[index].offset)
         return String(line[startIndex...]).trimmingTrailingSpaces()
+    }
+
+    /// A word exactly as typed, quotes included.
+    func raw(_ word: Word) -> String {
+        let start = line.index(line.startIndex, offsetBy: word.offset)
+        let end = line.index(line.startIndex, offsetBy: word.end)
+        return String(line[start..<end])
     }
 
     /// Splits a script or `-c` argument into statements at `;` outside quotes.

@@ -280,12 +280,17 @@ private struct ArgumentParser {
         return reference
     }
 
-    /// Leading `--flags`, then the rest of the line, raw, as the query.
+    /// `--flags` wherever they stand (X's syntax has no `--`), and the other words, raw, as the query.
     mutating func searchOptions() throws(CommandError) -> SearchOptions {
         var options = SearchOptions(query: "")
-        while index < words.words.count, words.words[index].text.hasPrefix("--") {
+        var queryWords: [String] = []
+        while index < words.words.count {
             let flag = words.words[index]
             index += 1
+            guard flag.text.hasPrefix("--"), !flag.text.hasPrefix("---") else {
+                queryWords.append(words.raw(flag))
+                continue
+            }
             switch flag.text {
             case "--archive": options.fullArchive = true
             case "--new": options.newOnly = true
@@ -312,7 +317,7 @@ private struct ArgumentParser {
                 throw CommandError("unknown option '\(flag.text)' for search", column: flag.offset + 1)
             }
         }
-        options.query = words.rest(from: index)
+        options.query = queryWords.joined(separator: " ")
         guard !options.query.isEmpty else {
             throw CommandError("search needs a query, e.g. search swift lang:en", column: words.line.count + 1)
         }
