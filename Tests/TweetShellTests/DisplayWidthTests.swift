@@ -31,6 +31,9 @@ final class DisplayWidthTests: XCTestCase {
         XCTAssertLessThanOrEqual(DisplayWidth.of(cut), 6)
         XCTAssertEqual(DisplayWidth.truncate("ab👩‍💻cd", to: 4), "ab…")
         XCTAssertEqual(DisplayWidth.truncate("short", to: 10), "short")
+        XCTAssertEqual(DisplayWidth.truncate("abcdefgh", to: 5), "abcd…", "the ASCII fast path cuts the same way")
+        XCTAssertEqual(DisplayWidth.truncate("abcde", to: 5), "abcde")
+        XCTAssertEqual(DisplayWidth.of("tab\there"), 7, "control characters take no column, ASCII or not")
     }
 
     func testPadReachesExactWidth() {

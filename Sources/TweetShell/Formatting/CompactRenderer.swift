@@ -47,6 +47,17 @@ public struct CompactRenderer: Sendable {
 
     /// Newlines and tabs become spaces and runs of spaces collapse, so one tweet is one line.
     static func singleLine(_ text: String) -> String {
+        // Most texts have nothing to fold: return them without rebuilding.
+        var previousWasSpace = false
+        var needsFolding = false
+        for byte in text.utf8 {
+            if byte == 0x0A || byte == 0x0D || byte == 0x09 || (byte == 0x20 && previousWasSpace) {
+                needsFolding = true
+                break
+            }
+            previousWasSpace = byte == 0x20
+        }
+        guard needsFolding else { return text }
         var result = ""
         var lastWasSpace = false
         for character in text {

@@ -5,6 +5,7 @@
 public enum DisplayWidth {
     /// The number of columns `text` occupies.
     public static func of<S: StringProtocol>(_ text: S) -> Int {
+        if let ascii = printableASCIICount(text) { return ascii }
         var total = 0
         for character in text {
             total += of(character)
@@ -29,6 +30,17 @@ public enum DisplayWidth {
             width = max(width, scalarWidth(scalar))
         }
         return width
+    }
+
+    /// The length of `text` when it is all printable ASCII (one column per byte), else nil. Most tweets and handles
+    /// are, and walking grapheme clusters costs far more than counting bytes.
+    static func printableASCIICount<S: StringProtocol>(_ text: S) -> Int? {
+        var count = 0
+        for byte in text.utf8 {
+            guard byte >= 0x20, byte < 0x7F else { return nil }
+            count += 1
+        }
+        return count
     }
 
     /// Columns for one scalar, with the East Asian Width property's wide and fullwidth ranges.
@@ -62,6 +74,9 @@ public enum DisplayWidth {
     /// Never splits a grapheme cluster, so an emoji or a letter with its accents stays whole.
     public static func truncate(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
+        if let ascii = printableASCIICount(text) {
+            return ascii <= width ? text : String(text.utf8.prefix(width - 1))! + "…"
+        }
         if of(text) <= width { return text }
         var result = ""
         var used = 0
