@@ -44,6 +44,9 @@ let package = Package(
         // The stub as a program (`xapi-stub --port 0 --fault 429@2`), for end-to-end tests of the tweetsh binary.
         .executableTarget(name: "xapi-stub", dependencies: ["XAPIStub"]),
 
+        // Test utilities shared by test targets: a pseudo-terminal driver, temporary folders, piped runs.
+        .target(name: "TerminalTesting"),
+
         // The shell.
         .target(
             name: "TweetShell",
@@ -52,18 +55,18 @@ let package = Package(
         .executableTarget(name: "tweetsh", dependencies: ["TweetShell"]),
         .executableTarget(
             name: "tweetsh-bench",
-            dependencies: ["StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell"]
+            dependencies: ["StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell", "TerminalTesting"]
         ),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting"]),
         .testTarget(name: "StreamFoundationTests", dependencies: ["StreamFoundation", "StreamTesting"]),
         .testTarget(name: "StreamTestingTests", dependencies: ["StreamTesting"]),
-        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTesting"]),
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
         .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore"]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
-        .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit"]),
+        .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"], exclude: ["Snapshots"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit", "LineEditor", "TerminalTesting"]),
     ]
 )
 

@@ -15,10 +15,27 @@ struct HTTPResponse: Sendable {
 ///
 /// The data task is cancelled from the task's cancellation handler, so a slow response stops at once instead of
 /// running to its timeout; the caller then sees `CancellationError`, not a `URLError`.
+///
+/// The session is made on the first request, not at start-up: creating one initialises cookie storage, libcurl and
+/// OpenSSL, which costs tens of milliseconds before the shell's first prompt, and a local-only session never needs it.
 final class HTTPTransport: Sendable {
-    private let session: URLSession
+    private let settings: XAPISettings
+    private let lazySession = Mutex<URLSession?>(nil)
 
     init(settings: XAPISettings) {
+        self.settings = settings
+    }
+
+    private var session: URLSession {
+        lazySession.withLock { session in
+            if let session { return session }
+            let created = Self.makeSession(settings)
+            session = created
+            return created
+        }
+    }
+
+    private static func makeSession(_ settings: XAPISettings) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = settings.effectiveRequestTimeout
         configuration.timeoutIntervalForResource = max(settings.resourceTimeout.rounded(.up), settings.effectiveRequestTimeout)
@@ -26,10 +43,10 @@ final class HTTPTransport: Sendable {
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
-        session = URLSession(configuration: configuration)
+        return URLSession(configuration: configuration)
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    deinit { lazySession.withLock { $0?.finishTasksAndInvalidate() } }
 
     func send(_ request: URLRequest) async throws -> HTTPResponse {
         let box = Mutex<TaskState>(.notStarted)

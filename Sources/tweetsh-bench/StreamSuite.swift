@@ -1,5 +1,134 @@
-/// The `stream` benchmark suite (placeholder until its issue lands).
+import StreamCore
+
+/// One workload of the `stream` suite: `run` does the work once over `elements` elements and returns a checksum.
+struct StreamWorkload: Sendable {
+    var id: String
+    var label: String
+    var elements: Int
+    var run: @Sendable () -> Int
+}
+
+/// The `stream` benchmark suite: StreamCore's hot paths, each reported as nanoseconds per element
+/// (median of 5 runs after a warm-up), with the checksum that keeps the optimizer honest in the label.
+///
+/// `tweetsh-bench stream [ids…] [--tsv]` runs every workload, or only the ids given.
 enum StreamSuite: BenchSuite {
     static let name = "stream"
-    static func run(arguments: [String]) throws -> [Figure] { [] }
+
+    /// Every workload, in report order. To add one, append a line here and write its body in an extension below.
+    static let workloads: [StreamWorkload] = [
+        StreamWorkload(id: "a", label: "PassthroughSubject send → map → filter → sink", elements: 10_000_000,
+                       run: { subjectMapFilterSink(count: 10_000_000) }),
+        StreamWorkload(id: "b", label: "CurrentValueSubject, 100 sinks, 1M sends (per delivery)", elements: 100_000_000,
+                       run: { currentValueFanOut(sinks: 100, sends: 1_000_000) }),
+        StreamWorkload(id: "c", label: "(0..<10M).publisher → scan → sink", elements: 10_000_000,
+                       run: { sequenceScanSink(count: 10_000_000) }),
+        StreamWorkload(id: "f", label: "plain loop through opaque closures (the floor for a)", elements: 10_000_000,
+                       run: { plainClosureLoop(count: 10_000_000) }),
+        StreamWorkload(id: "x1", label: "Just(i).sink churn", elements: 1_000_000,
+                       run: { justSinkChurn(count: 1_000_000) }),
+        StreamWorkload(id: "x2", label: "@Published write seen by $v.sink and objectWillChange.sink", elements: 1_000_000,
+                       run: { publishedWrites(count: 1_000_000) }),
+    ]
+
+    static func run(arguments: [String]) throws -> [Figure] {
+        let selected = arguments.isEmpty ? workloads : workloads.filter { arguments.contains($0.id) }
+        return selected.map { workload in
+            let (median, checksum) = Measure.medianNanoseconds(runs: 5, workload.run)
+            return Figure(
+                suite: name,
+                id: workload.id,
+                value: median / Double(workload.elements),
+                unit: "ns/element",
+                label: "\(workload.label) (checksum \(checksum))"
+            )
+        }
+    }
+}
+
+/// The closures shared by `a` and `f`, handed out through a non-inlinable function so neither workload can see
+/// through them: `f` is then the cost of the same calls with no stream around them.
+enum BenchClosures {
+    @inline(never)
+    static func make() -> (map: (Int) -> Int, keep: (Int) -> Bool, consume: (Int) -> Void, total: () -> Int) {
+        let box = Accumulator()
+        return ({ $0 &+ 1 }, { $0 & 1 == 0 }, { box.sum &+= $0 }, { box.sum })
+    }
+
+    final class Accumulator {
+        var sum = 0
+    }
+}
+
+extension StreamSuite {
+    static func subjectMapFilterSink(count: Int) -> Int {
+        let closures = BenchClosures.make()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.map(closures.map).filter(closures.keep).sink(receiveValue: closures.consume)
+        for i in 0..<count {
+            subject.send(i)
+        }
+        cancellable.cancel()
+        return closures.total()
+    }
+
+    static func plainClosureLoop(count: Int) -> Int {
+        let closures = BenchClosures.make()
+        for i in 0..<count {
+            let mapped = closures.map(i)
+            if closures.keep(mapped) {
+                closures.consume(mapped)
+            }
+        }
+        return closures.total()
+    }
+
+    static func currentValueFanOut(sinks: Int, sends: Int) -> Int {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let accumulator = BenchClosures.Accumulator()
+        var cancellables: [AnyCancellable] = []
+        for _ in 0..<sinks {
+            subject.sink { accumulator.sum &+= $0 }.store(in: &cancellables)
+        }
+        for i in 1...sends {
+            subject.send(i)
+        }
+        cancellables.removeAll()
+        return accumulator.sum
+    }
+
+    static func sequenceScanSink(count: Int) -> Int {
+        let accumulator = BenchClosures.Accumulator()
+        let cancellable = (0..<count).publisher
+            .scan(0) { $0 &+ $1 }
+            .sink { accumulator.sum &+= $0 }
+        cancellable.cancel()
+        return accumulator.sum
+    }
+
+    static func justSinkChurn(count: Int) -> Int {
+        let accumulator = BenchClosures.Accumulator()
+        for i in 0..<count {
+            _ = Just(i).sink { accumulator.sum &+= $0 }
+        }
+        return accumulator.sum
+    }
+
+    /// A view model in the seeds' style: one published property, observed two ways.
+    final class Counter: ObservableObject {
+        @Published var value = 0
+    }
+
+    static func publishedWrites(count: Int) -> Int {
+        let model = Counter()
+        let accumulator = BenchClosures.Accumulator()
+        let values = model.$value.sink { accumulator.sum &+= $0 }
+        let changes = model.objectWillChange.sink { accumulator.sum &+= 1 }
+        for i in 0..<count {
+            model.value = i
+        }
+        values.cancel()
+        changes.cancel()
+        return accumulator.sum
+    }
 }

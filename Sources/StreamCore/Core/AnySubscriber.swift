@@ -1,0 +1,79 @@
+/// A type-erasing subscriber: it forwards to a wrapped subscriber or to closures.
+///
+/// It keeps the wrapped subscriber's `combineIdentifier`, so wrapping does not change a stream's identity.
+@frozen
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+    @usableFromInline
+    internal let receiveSubscriptionThunk: (any Subscription) -> Void
+    @usableFromInline
+    internal let receiveValueThunk: (Input) -> Subscribers.Demand
+    @usableFromInline
+    internal let receiveCompletionThunk: (Subscribers.Completion<Failure>) -> Void
+    private let descriptionThunk: () -> String
+
+    /// The identifier of the wrapped subscriber, or a fresh one for closure-based subscribers.
+    public let combineIdentifier: CombineIdentifier
+
+    /// Wraps a subscriber.
+    public init<S: Subscriber>(_ s: S) where S.Input == Input, S.Failure == Failure {
+        if let already = s as? AnySubscriber<Input, Failure> {
+            self = already
+            return
+        }
+        combineIdentifier = s.combineIdentifier
+        receiveSubscriptionThunk = s.receive(subscription:)
+        receiveValueThunk = s.receive(_:)
+        receiveCompletionThunk = s.receive(completion:)
+        descriptionThunk = { String(describing: s) }
+    }
+
+    /// Wraps a subject, so it can be used where a subscriber is expected.
+    public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
+        combineIdentifier = CombineIdentifier()
+        receiveSubscriptionThunk = { subscription in
+            s.send(subscription: subscription)
+        }
+        receiveValueThunk = { value in
+            s.send(value)
+            return .none
+        }
+        receiveCompletionThunk = { completion in
+            s.send(completion: completion)
+        }
+        descriptionThunk = { String(describing: s) }
+    }
+
+    /// Creates a subscriber from closures; omitted ones do nothing, and values request no more demand.
+    public init(
+        receiveSubscription: ((any Subscription) -> Void)? = nil,
+        receiveValue: ((Input) -> Subscribers.Demand)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+    ) {
+        combineIdentifier = CombineIdentifier()
+        receiveSubscriptionThunk = receiveSubscription ?? { _ in }
+        receiveValueThunk = receiveValue ?? { _ in .none }
+        receiveCompletionThunk = receiveCompletion ?? { _ in }
+        descriptionThunk = { "Anonymous AnySubscriber" }
+    }
+
+    /// The wrapped subscriber's description.
+    public var description: String { descriptionThunk() }
+
+    /// Forwards the subscription.
+    @inlinable
+    public func receive(subscription: any Subscription) {
+        receiveSubscriptionThunk(subscription)
+    }
+
+    /// Forwards a value.
+    @inlinable
+    public func receive(_ value: Input) -> Subscribers.Demand {
+        receiveValueThunk(value)
+    }
+
+    /// Forwards the completion.
+    @inlinable
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        receiveCompletionThunk(completion)
+    }
+}

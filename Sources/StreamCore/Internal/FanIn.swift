@@ -1,0 +1,376 @@
+/// The state of an operator that merges several child streams into one: flatMap (children created from an outer
+/// stream's values) and merge (a fixed set of children). Pure: every method returns what to do outside the lock.
+///
+/// Demand: a child is asked for `.unlimited` when downstream demand is unlimited, otherwise for one value at a time,
+/// and only while downstream wants values; a value that arrives without demand waits in the queue (at most one per
+/// one-at-a-time child), and its child is asked again when it has been delivered.
+@usableFromInline
+internal struct FanInStateMachine<Output, Failure: Error> {
+    @usableFromInline
+    internal enum ChildDemand { case idle, one, unlimited }
+
+    @usableFromInline
+    internal struct Child {
+        @usableFromInline var subscription: (any Subscription)?
+        @usableFromInline var demand: ChildDemand = .idle
+        @usableFromInline var queued = 0
+        @inlinable init() {}
+    }
+
+    @usableFromInline internal var queue = DeliveryQueue<Output, Failure>()
+    @usableFromInline internal var children: [Int: Child] = [:]
+    @usableFromInline internal var nextChildID = 0
+    @usableFromInline internal var outer: (any Subscription)?
+    @usableFromInline internal var outerFinished: Bool
+    @usableFromInline internal var maxPublishers: Subscribers.Demand
+
+    /// `hasOuter` is false for merge, whose children are all known up front.
+    @inlinable
+    internal init(hasOuter: Bool, maxPublishers: Subscribers.Demand) {
+        outerFinished = !hasOuter
+        self.maxPublishers = maxPublishers
+    }
+
+    /// Reserves a child slot before subscribing to it, so completion accounting sees it.
+    @inlinable
+    internal mutating func addChild() -> Int? {
+        if queue.isClosed { return nil }
+        let id = nextChildID
+        nextChildID += 1
+        children[id] = Child()
+        return id
+    }
+
+    /// A child sent its subscription: returns the demand to request (`.none`: not yet), or nil to cancel it (stream over, or a duplicate).
+    @inlinable
+    internal mutating func childSubscribed(_ id: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
+        guard !queue.isClosed, var child = children[id], child.subscription == nil else { return nil }
+        child.subscription = subscription
+        let demand: Subscribers.Demand
+        if queue.demand == .unlimited {
+            child.demand = .unlimited
+            demand = .unlimited
+        } else if queue.demand > 0 {
+            child.demand = .one
+            demand = .max(1)
+        } else {
+            demand = .none
+        }
+        children[id] = child
+        return demand
+    }
+
+    /// A child sent a value: true when the caller must deliver it now.
+    @inlinable
+    internal mutating func childValue(_ id: Int, _ value: Output) -> Bool {
+        if queue.offer(value, tag: id) { return true }
+        if !queue.isClosed, var child = children[id], child.demand != .unlimited {
+            child.queued += 1
+            child.demand = .idle
+            children[id] = child
+        }
+        return false
+    }
+
+    /// After delivering a child's value on the child's own call: the demand to return to that child, and the next step.
+    @inlinable
+    internal mutating func deliveredDirect(
+        _ id: Int, extra: Subscribers.Demand
+    ) -> (Subscribers.Demand, DeliveryQueue<Output, Failure>.Step) {
+        let step = queue.delivered(extra: extra)
+        guard var child = children[id], child.demand == .one else { return (.none, step) }
+        if queue.demand > 0 {
+            return (.max(1), step)
+        }
+        child.demand = .idle
+        children[id] = child
+        return (.none, step)
+    }
+
+    /// After delivering a queued value: a child to ask for one more, and the next step.
+    @inlinable
+    internal mutating func deliveredQueued(
+        _ id: Int, extra: Subscribers.Demand
+    ) -> ((any Subscription)?, DeliveryQueue<Output, Failure>.Step) {
+        let step = queue.delivered(extra: extra)
+        guard var child = children[id] else { return (nil, step) }
+        if child.queued > 0 { child.queued -= 1 }
+        var refill: (any Subscription)?
+        if child.demand == .idle && child.queued == 0 && queue.demand > 0, let subscription = child.subscription {
+            child.demand = .one
+            refill = subscription
+        }
+        children[id] = child
+        return (refill, step)
+    }
+
+    /// A child finished normally: maybe ask the outer stream for another child, and the next step.
+    @inlinable
+    internal mutating func childFinished(_ id: Int) -> ((any Subscription)?, DeliveryQueue<Output, Failure>.Step) {
+        guard children.removeValue(forKey: id) != nil else { return (nil, .idle) }
+        if queue.isClosed { return (nil, .idle) }
+        if outerFinished {
+            if children.isEmpty { return (nil, queue.complete(.finished, flush: true)) }
+            return (nil, .idle)
+        }
+        return (maxPublishers == .unlimited ? nil : outer, .idle)
+    }
+
+    /// The outer stream finished.
+    @inlinable
+    internal mutating func outerCompletedNormally() -> DeliveryQueue<Output, Failure>.Step {
+        outerFinished = true
+        outer = nil
+        if queue.isClosed || !children.isEmpty { return .idle }
+        return queue.complete(.finished, flush: true)
+    }
+
+    /// Someone failed, or downstream cancelled: returns every subscription to cancel, and the next step.
+    @inlinable
+    internal mutating func terminate(
+        _ failure: Failure?
+    ) -> ([any Subscription], DeliveryQueue<Output, Failure>.Step) {
+        if queue.closed { return ([], .idle) }
+        var toCancel: [any Subscription] = []
+        if let outer { toCancel.append(outer) }
+        for child in children.values {
+            if let subscription = child.subscription { toCancel.append(subscription) }
+        }
+        outer = nil
+        outerFinished = true
+        children = [:]
+        if let failure {
+            if queue.pendingCompletion != nil { return (toCancel, .idle) }
+            return (toCancel, queue.complete(.failure(failure), flush: false))
+        }
+        queue.cancel()
+        return (toCancel, .idle)
+    }
+
+    /// Downstream asked for more: children to ask (with the demand for each), and the next step.
+    @inlinable
+    internal mutating func request(
+        _ demand: Subscribers.Demand
+    ) -> ([(any Subscription, Subscribers.Demand)], DeliveryQueue<Output, Failure>.Step) {
+        let step = queue.request(demand)
+        if queue.isClosed { return ([], step) }
+        var asks: [(any Subscription, Subscribers.Demand)] = []
+        let unlimited = queue.demand == .unlimited
+        for (id, var child) in children where child.demand == .idle && child.queued == 0 {
+            guard let subscription = child.subscription else { continue }
+            child.demand = unlimited ? .unlimited : .one
+            children[id] = child
+            asks.append((subscription, unlimited ? .unlimited : .max(1)))
+        }
+        return (asks, step)
+    }
+}
+
+/// The storage behind flatMap and merge: the state machine behind a lock, and the downstream it serializes calls to.
+@usableFromInline
+internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+    @usableFromInline typealias Machine = FanInStateMachine<Downstream.Input, Downstream.Failure>
+    @usableFromInline typealias Step = DeliveryQueue<Downstream.Input, Downstream.Failure>.Step
+
+    @usableFromInline internal let lock = Lock()
+    @usableFromInline internal var machine: Machine
+    @usableFromInline internal var downstream: Downstream?
+    @usableFromInline internal let name: String
+
+    @inlinable
+    internal init(downstream: Downstream, hasOuter: Bool, maxPublishers: Subscribers.Demand, name: String) {
+        self.downstream = downstream
+        self.name = name
+        machine = Machine(hasOuter: hasOuter, maxPublishers: maxPublishers)
+    }
+
+    @usableFromInline
+    internal var description: String { name }
+
+    /// Runs steps until the queue is idle; the caller has already left the lock.
+    @inlinable
+    internal func run(_ first: Step) {
+        var step = first
+        while true {
+            switch step {
+            case .idle:
+                return
+            case .complete(let completion):
+                lock.lock()
+                let target = downstream
+                downstream = nil
+                lock.unlock()
+                target?.receive(completion: completion)
+                return
+            case .deliver(let value, let tag):
+                lock.lock()
+                let target = downstream
+                lock.unlock()
+                let extra = target?.receive(value) ?? .none
+                lock.lock()
+                let (refill, next) = machine.deliveredQueued(tag, extra: extra)
+                lock.unlock()
+                refill?.request(.max(1))
+                step = next
+            }
+        }
+    }
+
+    /// Subscribes a new child publisher; returns false when the stream is already over.
+    @inlinable
+    internal func subscribeChild<P: Publisher>(_ publisher: P)
+    where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
+        lock.lock()
+        let id = machine.addChild()
+        lock.unlock()
+        guard let id else { return }
+        publisher.subscribe(FanInChild(storage: self, id: id))
+    }
+
+    @inlinable
+    internal func childSubscribed(_ id: Int, _ subscription: any Subscription) {
+        lock.lock()
+        let decision = machine.childSubscribed(id, subscription)
+        lock.unlock()
+        guard let demand = decision else {
+            subscription.cancel()
+            return
+        }
+        if demand != .none { subscription.request(demand) }
+    }
+
+    @inlinable
+    internal func childValue(_ id: Int, _ value: Downstream.Input) -> Subscribers.Demand {
+        lock.lock()
+        guard machine.childValue(id, value) else {
+            lock.unlock()
+            return .none
+        }
+        let target = downstream
+        lock.unlock()
+        let extra = target?.receive(value) ?? .none
+        lock.lock()
+        let (refill, next) = machine.deliveredDirect(id, extra: extra)
+        lock.unlock()
+        run(next)
+        return refill
+    }
+
+    @inlinable
+    internal func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        switch completion {
+        case .finished:
+            lock.lock()
+            let (outer, step) = machine.childFinished(id)
+            lock.unlock()
+            outer?.request(.max(1))
+            run(step)
+        case .failure(let error):
+            // The failed child is over; don't cancel it too.
+            lock.lock()
+            machine.children.removeValue(forKey: id)
+            lock.unlock()
+            terminate(error)
+        }
+    }
+
+    /// flatMap's outer stream subscribed: keep it and ask for `maxPublishers` children.
+    @inlinable
+    internal func outerSubscribed(_ subscription: any Subscription) {
+        lock.lock()
+        guard machine.outer == nil, !machine.outerFinished, !machine.queue.isClosed else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        machine.outer = subscription
+        let demand = machine.maxPublishers
+        lock.unlock()
+        if demand != .none { subscription.request(demand) }
+    }
+
+    /// merge: every upstream has been subscribed, so the merge may finish once they all have.
+    @inlinable
+    internal func sealChildren() {
+        lock.lock()
+        let step = machine.outerCompletedNormally()
+        lock.unlock()
+        run(step)
+    }
+
+    @inlinable
+    internal func outerCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        switch completion {
+        case .finished:
+            lock.lock()
+            let step = machine.outerCompletedNormally()
+            lock.unlock()
+            run(step)
+        case .failure(let error):
+            lock.lock()
+            machine.outer = nil
+            lock.unlock()
+            terminate(error)
+        }
+    }
+
+    @inlinable
+    internal func terminate(_ failure: Downstream.Failure?) {
+        lock.lock()
+        let (toCancel, step) = machine.terminate(failure)
+        if failure == nil { downstream = nil }
+        lock.unlock()
+        for subscription in toCancel { subscription.cancel() }
+        run(step)
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        precondition(demand != .none, "demand must not be .none")
+        lock.lock()
+        let (asks, step) = machine.request(demand)
+        lock.unlock()
+        for (subscription, amount) in asks { subscription.request(amount) }
+        run(step)
+    }
+
+    @inlinable
+    internal func cancel() {
+        terminate(nil)
+    }
+}
+
+/// The subscriber attached to each child publisher; a value type, so subscribing a child costs no allocation here.
+@usableFromInline
+internal struct FanInChild<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline internal let storage: FanInStorage<Downstream>
+    @usableFromInline internal let id: Int
+    @usableFromInline internal let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    internal init(storage: FanInStorage<Downstream>, id: Int) {
+        self.storage = storage
+        self.id = id
+    }
+
+    @usableFromInline
+    internal var description: String { storage.name }
+
+    @inlinable
+    internal func receive(subscription: any Subscription) {
+        storage.childSubscribed(id, subscription)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        storage.childValue(id, input)
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        storage.childCompleted(id, completion)
+    }
+}

@@ -1,0 +1,190 @@
+// Publishers.CombineLatest, CombineLatest3 and CombineLatest4 share the engine in Internal/Combining.swift.
+
+extension Publisher {
+    /// Subscribes to additional publishers and publishes a tuple upon receiving output from any of them, once each has published at least one value.
+    @inlinable
+    public func combineLatest<P>(_ p: P) -> Publishers.CombineLatest<Self, P>
+    where P: Publisher, Failure == P.Failure {
+        Publishers.CombineLatest(self, p)
+    }
+
+    /// As `combineLatest` with 1 other, then transforms each tuple with `transform`.
+    @inlinable
+    public func combineLatest<P, T>(_ p: P, _ transform: @escaping (Output, P.Output) -> T)
+        -> Publishers.Map<Publishers.CombineLatest<Self, P>, T>
+    where P: Publisher, Failure == P.Failure {
+        Publishers.Map(upstream: Publishers.CombineLatest(self, p)) { transform($0.0, $0.1) }
+    }
+
+    /// Subscribes to additional publishers and publishes a tuple upon receiving output from any of them, once each has published at least one value.
+    @inlinable
+    public func combineLatest<P, Q>(_ p: P, _ q: Q) -> Publishers.CombineLatest3<Self, P, Q>
+    where P: Publisher, Q: Publisher, Failure == P.Failure, Failure == Q.Failure {
+        Publishers.CombineLatest3(self, p, q)
+    }
+
+    /// As `combineLatest` with 2 others, then transforms each tuple with `transform`.
+    @inlinable
+    public func combineLatest<P, Q, T>(_ p: P, _ q: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T)
+        -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
+    where P: Publisher, Q: Publisher, Failure == P.Failure, Failure == Q.Failure {
+        Publishers.Map(upstream: Publishers.CombineLatest3(self, p, q)) { transform($0.0, $0.1, $0.2) }
+    }
+
+    /// Subscribes to additional publishers and publishes a tuple upon receiving output from any of them, once each has published at least one value.
+    @inlinable
+    public func combineLatest<P, Q, R>(_ p: P, _ q: Q, _ r: R) -> Publishers.CombineLatest4<Self, P, Q, R>
+    where P: Publisher, Q: Publisher, R: Publisher, Failure == P.Failure, Failure == Q.Failure, Failure == R.Failure {
+        Publishers.CombineLatest4(self, p, q, r)
+    }
+
+    /// As `combineLatest` with 3 others, then transforms each tuple with `transform`.
+    @inlinable
+    public func combineLatest<P, Q, R, T>(_ p: P, _ q: Q, _ r: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T)
+        -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
+    where P: Publisher, Q: Publisher, R: Publisher, Failure == P.Failure, Failure == Q.Failure, Failure == R.Failure {
+        Publishers.Map(upstream: Publishers.CombineLatest4(self, p, q, r)) { transform($0.0, $0.1, $0.2, $0.3) }
+    }
+
+}
+
+extension Publishers {
+    /// A publisher that receives and combines the latest elements from two publishers.
+    ///
+/// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
+/// every upstream; a combination made while downstream has no demand waits (only the latest) until it has.
+    public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
+        /// One element from each upstream.
+        public typealias Output = (A.Output, B.Output)
+        /// The upstreams' shared failure.
+        public typealias Failure = A.Failure
+
+        /// Upstream publisher 1 of 2.
+        public let a: A
+        /// Upstream publisher 2 of 2.
+        public let b: B
+
+        /// Creates the operator; prefer `combineLatest(_:)`.
+        @inlinable
+        public init(_ a: A, _ b: B) {
+            self.a = a
+            self.b = b
+        }
+
+        /// Subscribes downstream first, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let storage = CombiningStorage(downstream: subscriber, count: 2, zip: false, name: "CombineLatest") { values in
+                (values[0] as! A.Output, values[1] as! B.Output)
+            }
+            subscriber.receive(subscription: storage)
+            a.subscribe(CombiningInput<S, A.Output>(storage: storage, index: 0))
+            b.subscribe(CombiningInput<S, B.Output>(storage: storage, index: 1))
+        }
+    }
+}
+
+extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {
+    /// Equal when the upstreams are.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.a == rhs.a && lhs.b == rhs.b
+    }
+}
+
+extension Publishers {
+    /// A publisher that receives and combines the latest elements from three publishers.
+    ///
+/// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
+/// every upstream; a combination made while downstream has no demand waits (only the latest) until it has.
+    public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure {
+        /// One element from each upstream.
+        public typealias Output = (A.Output, B.Output, C.Output)
+        /// The upstreams' shared failure.
+        public typealias Failure = A.Failure
+
+        /// Upstream publisher 1 of 3.
+        public let a: A
+        /// Upstream publisher 2 of 3.
+        public let b: B
+        /// Upstream publisher 3 of 3.
+        public let c: C
+
+        /// Creates the operator; prefer `combineLatest(_:)`.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C) {
+            self.a = a
+            self.b = b
+            self.c = c
+        }
+
+        /// Subscribes downstream first, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let storage = CombiningStorage(downstream: subscriber, count: 3, zip: false, name: "CombineLatest") { values in
+                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
+            }
+            subscriber.receive(subscription: storage)
+            a.subscribe(CombiningInput<S, A.Output>(storage: storage, index: 0))
+            b.subscribe(CombiningInput<S, B.Output>(storage: storage, index: 1))
+            c.subscribe(CombiningInput<S, C.Output>(storage: storage, index: 2))
+        }
+    }
+}
+
+extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {
+    /// Equal when the upstreams are.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
+    }
+}
+
+extension Publishers {
+    /// A publisher that receives and combines the latest elements from four publishers.
+    ///
+/// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
+/// every upstream; a combination made while downstream has no demand waits (only the latest) until it has.
+    public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
+        /// One element from each upstream.
+        public typealias Output = (A.Output, B.Output, C.Output, D.Output)
+        /// The upstreams' shared failure.
+        public typealias Failure = A.Failure
+
+        /// Upstream publisher 1 of 4.
+        public let a: A
+        /// Upstream publisher 2 of 4.
+        public let b: B
+        /// Upstream publisher 3 of 4.
+        public let c: C
+        /// Upstream publisher 4 of 4.
+        public let d: D
+
+        /// Creates the operator; prefer `combineLatest(_:)`.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+        }
+
+        /// Subscribes downstream first, then each upstream in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let storage = CombiningStorage(downstream: subscriber, count: 4, zip: false, name: "CombineLatest") { values in
+                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output)
+            }
+            subscriber.receive(subscription: storage)
+            a.subscribe(CombiningInput<S, A.Output>(storage: storage, index: 0))
+            b.subscribe(CombiningInput<S, B.Output>(storage: storage, index: 1))
+            c.subscribe(CombiningInput<S, C.Output>(storage: storage, index: 2))
+            d.subscribe(CombiningInput<S, D.Output>(storage: storage, index: 3))
+        }
+    }
+}
+
+extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
+    /// Equal when the upstreams are.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
+    }
+}

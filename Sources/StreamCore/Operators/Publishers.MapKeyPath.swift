@@ -1,0 +1,133 @@
+extension Publisher {
+    /// Publishes the value of a key path of each element.
+    @inlinable
+    public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
+        Publishers.MapKeyPath(upstream: self, keyPath: keyPath)
+    }
+
+    /// Publishes the values of two key paths of each element, as a tuple.
+    @inlinable
+    public func map<T0, T1>(
+        _ keyPath0: KeyPath<Output, T0>,
+        _ keyPath1: KeyPath<Output, T1>
+    ) -> Publishers.MapKeyPath2<Self, T0, T1> {
+        Publishers.MapKeyPath2(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1)
+    }
+
+    /// Publishes the values of three key paths of each element, as a tuple.
+    @inlinable
+    public func map<T0, T1, T2>(
+        _ keyPath0: KeyPath<Output, T0>,
+        _ keyPath1: KeyPath<Output, T1>,
+        _ keyPath2: KeyPath<Output, T2>
+    ) -> Publishers.MapKeyPath3<Self, T0, T1, T2> {
+        Publishers.MapKeyPath3(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes the value of a key path.
+    @frozen
+    public struct MapKeyPath<Upstream: Publisher, Output>: Publisher {
+        /// MapKeyPath fails exactly when its upstream does.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The key path of a property on the upstream's elements.
+        public let keyPath: KeyPath<Upstream.Output, Output>
+
+        /// Creates a publisher that publishes `keyPath` of each upstream element.
+        @inlinable
+        public init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
+            self.upstream = upstream
+            self.keyPath = keyPath
+        }
+
+        /// Subscribes a projecting wrapper of `subscriber` to the upstream.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let keyPath = self.keyPath
+            upstream.subscribe(MapSubscriber(downstream: subscriber) { $0[keyPath: keyPath] })
+        }
+    }
+
+    /// A publisher that publishes the values of two key paths as a tuple.
+    @frozen
+    public struct MapKeyPath2<Upstream: Publisher, Output0, Output1>: Publisher {
+        /// A tuple of the two projected values.
+        public typealias Output = (Output0, Output1)
+        /// MapKeyPath2 fails exactly when its upstream does.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The key path of the first projected property.
+        public let keyPath0: KeyPath<Upstream.Output, Output0>
+        /// The key path of the second projected property.
+        public let keyPath1: KeyPath<Upstream.Output, Output1>
+
+        /// Creates a publisher that publishes both key paths of each upstream element.
+        @inlinable
+        public init(
+            upstream: Upstream,
+            keyPath0: KeyPath<Upstream.Output, Output0>,
+            keyPath1: KeyPath<Upstream.Output, Output1>
+        ) {
+            self.upstream = upstream
+            self.keyPath0 = keyPath0
+            self.keyPath1 = keyPath1
+        }
+
+        /// Subscribes a projecting wrapper of `subscriber` to the upstream.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let keyPath0 = self.keyPath0
+            let keyPath1 = self.keyPath1
+            upstream.subscribe(MapSubscriber(downstream: subscriber) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) })
+        }
+    }
+
+    /// A publisher that publishes the values of three key paths as a tuple.
+    @frozen
+    public struct MapKeyPath3<Upstream: Publisher, Output0, Output1, Output2>: Publisher {
+        /// A tuple of the three projected values.
+        public typealias Output = (Output0, Output1, Output2)
+        /// MapKeyPath3 fails exactly when its upstream does.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The key path of the first projected property.
+        public let keyPath0: KeyPath<Upstream.Output, Output0>
+        /// The key path of the second projected property.
+        public let keyPath1: KeyPath<Upstream.Output, Output1>
+        /// The key path of the third projected property.
+        public let keyPath2: KeyPath<Upstream.Output, Output2>
+
+        /// Creates a publisher that publishes the three key paths of each upstream element.
+        @inlinable
+        public init(
+            upstream: Upstream,
+            keyPath0: KeyPath<Upstream.Output, Output0>,
+            keyPath1: KeyPath<Upstream.Output, Output1>,
+            keyPath2: KeyPath<Upstream.Output, Output2>
+        ) {
+            self.upstream = upstream
+            self.keyPath0 = keyPath0
+            self.keyPath1 = keyPath1
+            self.keyPath2 = keyPath2
+        }
+
+        /// Subscribes a projecting wrapper of `subscriber` to the upstream.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let keyPath0 = self.keyPath0
+            let keyPath1 = self.keyPath1
+            let keyPath2 = self.keyPath2
+            upstream.subscribe(MapSubscriber(downstream: subscriber) {
+                ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
+            })
+        }
+    }
+}

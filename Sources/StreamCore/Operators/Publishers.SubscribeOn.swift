@@ -1,0 +1,105 @@
+extension Publisher {
+    /// Performs the subscription to upstream, and every later request and cancel, on `scheduler`.
+    @inlinable
+    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+        Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that receives elements from an upstream publisher on a specific scheduler.
+    public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Upstream's output.
+        public typealias Output = Upstream.Output
+        /// Upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher this operator subscribes to.
+        public let upstream: Upstream
+        /// The scheduler that subscribes, requests and cancels.
+        public let scheduler: Context
+        /// Options for every schedule call.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates the operator; prefer `subscribe(on:options:)`.
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Schedules the subscription to upstream; values and completion pass straight through.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let scheduler = self.scheduler
+            let options = self.options
+            let inner = SubscribeOnInner(downstream: subscriber) { scheduler.schedule(options: options, $0) }
+            let upstream = self.upstream
+            scheduler.schedule(options: options) {
+                upstream.subscribe(inner)
+            }
+        }
+    }
+}
+
+private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var upstream: (any Subscription)?
+    private let schedule: (@escaping () -> Void) -> Void
+
+    init(downstream: Downstream, schedule: @escaping (@escaping () -> Void) -> Void) {
+        self.downstream = downstream
+        self.schedule = schedule
+    }
+
+    var description: String { "SubscribeOn" }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard upstream == nil, let target = downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        lock.unlock()
+        target.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        let target = downstream
+        lock.unlock()
+        return target?.receive(input) ?? .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        let target = downstream
+        downstream = nil
+        upstream = nil
+        lock.unlock()
+        target?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let subscription = upstream
+        lock.unlock()
+        guard let subscription else { return }
+        schedule { subscription.request(demand) }
+    }
+
+    func cancel() {
+        lock.lock()
+        let subscription = upstream
+        upstream = nil
+        downstream = nil
+        lock.unlock()
+        guard let subscription else { return }
+        schedule { subscription.cancel() }
+    }
+}

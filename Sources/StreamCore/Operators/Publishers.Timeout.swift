@@ -1,0 +1,211 @@
+extension Publisher {
+    /// Ends the stream if upstream goes `interval` without an element (counted from the subscription, then from each
+    /// element): it finishes, or fails with `customError()` when one is given. Elements and the completion are
+    /// delivered on `scheduler`.
+    @inlinable
+    public func timeout<S: Scheduler>(
+        _ interval: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil,
+        customError: (() -> Failure)? = nil
+    ) -> Publishers.Timeout<Self, S> {
+        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options,
+                           customError: customError)
+    }
+}
+
+extension Publishers {
+    /// A publisher that terminates publishing if upstream exceeds a specified time interval without producing an element.
+    public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Upstream's output.
+        public typealias Output = Upstream.Output
+        /// Upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher this operator receives elements from.
+        public let upstream: Upstream
+        /// The longest allowed silence.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler that times upstream and delivers downstream.
+        public let scheduler: Context
+        /// Options for every schedule call.
+        public let options: Context.SchedulerOptions?
+        /// Makes the failure sent on timeout; nil finishes normally instead.
+        public let customError: (() -> Upstream.Failure)?
+
+        /// Creates the operator; prefer `timeout(_:scheduler:options:customError:)`.
+        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+                    options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.options = options
+            self.customError = customError
+        }
+
+        /// Subscribes to upstream; the timer starts with the subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(TimeoutInner<Upstream, Context, S>(downstream: subscriber, interval: interval, scheduler: scheduler,
+                                            options: options, customError: customError))
+        }
+    }
+}
+
+private final class TimeoutInner<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
+    Subscriber, Subscription, CustomStringConvertible
+where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var upstream: (any Subscription)?
+    private var timer: (any Cancellable)?
+    private var generation = 0
+    private var terminal = false
+    private let interval: Context.SchedulerTimeType.Stride
+    private let scheduler: Context
+    private let options: Context.SchedulerOptions?
+    private var customError: (() -> Failure)?
+
+    init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+         options: Context.SchedulerOptions?, customError: (() -> Failure)?) {
+        self.downstream = downstream
+        self.interval = interval
+        self.scheduler = scheduler
+        self.options = options
+        self.customError = customError
+    }
+
+    var description: String { "Timeout" }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard upstream == nil, !terminal, let target = downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        lock.unlock()
+        restartTimer()
+        target.receive(subscription: self)
+    }
+
+    /// Starts a new timer, replacing the running one.
+    private func restartTimer() {
+        lock.lock()
+        if terminal {
+            lock.unlock()
+            return
+        }
+        generation += 1
+        let number = generation
+        let old = timer
+        timer = nil
+        lock.unlock()
+        old?.cancel()
+        let token = scheduler.schedule(
+            after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance,
+            options: options
+        ) { [weak self] in
+            self?.timedOut(number)
+        }
+        lock.lock()
+        if terminal || number != generation {
+            lock.unlock()
+            token.cancel()
+            return
+        }
+        timer = token
+        lock.unlock()
+    }
+
+    private func timedOut(_ number: Int) {
+        lock.lock()
+        guard !terminal, number == generation else {
+            lock.unlock()
+            return
+        }
+        terminal = true
+        let target = downstream
+        let subscription = upstream
+        let token = timer
+        let makeError = customError
+        downstream = nil
+        upstream = nil
+        timer = nil
+        customError = nil
+        lock.unlock()
+        token?.cancel()
+        subscription?.cancel()
+        target?.receive(completion: makeError.map { .failure($0()) } ?? .finished)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard !terminal, downstream != nil else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        restartTimer()
+        scheduler.schedule(options: options) { [self] in
+            lock.lock()
+            let target = downstream
+            lock.unlock()
+            guard let target else { return }
+            let extra = target.receive(input)
+            if extra > 0 {
+                lock.lock()
+                let subscription = upstream
+                lock.unlock()
+                subscription?.request(extra)
+            }
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard !terminal, downstream != nil else {
+            lock.unlock()
+            return
+        }
+        terminal = true
+        let token = timer
+        timer = nil
+        upstream = nil
+        customError = nil
+        lock.unlock()
+        token?.cancel()
+        scheduler.schedule(options: options) { [self] in
+            lock.lock()
+            let target = downstream
+            downstream = nil
+            lock.unlock()
+            target?.receive(completion: completion)
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let subscription = upstream
+        lock.unlock()
+        subscription?.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        terminal = true
+        let subscription = upstream
+        let token = timer
+        upstream = nil
+        downstream = nil
+        timer = nil
+        customError = nil
+        lock.unlock()
+        token?.cancel()
+        subscription?.cancel()
+    }
+}

@@ -1,0 +1,155 @@
+import Synchronization
+
+extension Sequence {
+    /// A publisher that emits the elements of this sequence, as demand allows, then finishes.
+    @inlinable
+    public var publisher: Publishers.Sequence<Self, Never> {
+        Publishers.Sequence(sequence: self)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes a given sequence of elements.
+    ///
+    /// It sends elements only as demand allows and finishes right after the last one, without waiting for more
+    /// demand. An empty sequence finishes as soon as a subscriber attaches.
+    @frozen
+    public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
+        /// The sequence's elements are the published values.
+        public typealias Output = Elements.Element
+
+        /// The sequence of elements to publish.
+        public let sequence: Elements
+
+        /// Creates a publisher for a sequence of elements.
+        @inlinable
+        public init(sequence: Elements) {
+            self.sequence = sequence
+        }
+
+        /// Starts a fresh iteration of the sequence for this subscriber.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = SequenceSubscription<Elements, S>(sequence.makeIterator(), subscriber)
+            if subscription.isExhausted {
+                subscriber.receive(subscription: Subscriptions.empty)
+                subscriber.receive(completion: .finished)
+            } else {
+                subscriber.receive(subscription: subscription)
+            }
+        }
+    }
+}
+
+extension Publishers.Sequence: Equatable where Elements: Equatable {}
+
+extension Publishers.Sequence: Sendable where Elements: Sendable {}
+
+/// The subscription behind `Publishers.Sequence`.
+///
+/// The thread that finds nobody emitting becomes the emitter and loops while there is demand; a request made
+/// meanwhile (from another thread, or reentrantly from the subscriber) only adds demand for that loop to use, so
+/// the iterator is touched by one thread at a time and no lock is held while calling the subscriber. Cancellation is
+/// an atomic flag the loop checks before each element.
+@usableFromInline
+internal final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible, @unchecked Sendable where Downstream.Input == Elements.Element
+{
+    @usableFromInline internal let lock = Lock()
+    @usableFromInline internal let cancelled = Atomic<Bool>(false)
+    @usableFromInline @exclusivity(unchecked) internal var iterator: Elements.Iterator
+    /// The element the iterator produced last; `nil` once the sequence is exhausted.
+    @usableFromInline @exclusivity(unchecked) internal var nextElement: Elements.Element?
+    @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
+    @usableFromInline @exclusivity(unchecked) internal var demand = Subscribers.Demand.none
+    @usableFromInline @exclusivity(unchecked) internal var emitting = false
+
+    @inlinable
+    internal init(_ iterator: Elements.Iterator, _ downstream: Downstream) {
+        self.iterator = iterator
+        self.downstream = downstream
+        nextElement = self.iterator.next()
+    }
+
+    /// True when the sequence had no element at all; checked before the subscription is handed out.
+    @inlinable
+    internal var isExhausted: Bool { nextElement == nil }
+
+    @usableFromInline
+    internal var description: String { "Sequence" }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        precondition(demand != .none, "demand must not be zero")
+        lock.lock()
+        guard let downstream, !emitting else {
+            self.demand += demand
+            lock.unlock()
+            return
+        }
+        self.demand += demand
+        emitting = true
+        var budget = self.demand
+        self.demand = .none
+        lock.unlock()
+
+        while true {
+            // Emit what the budget allows, without the lock: only the emitter touches the iterator.
+            while budget > 0 {
+                guard !cancelled.load(ordering: .relaxed), let element = nextElement else { break }
+                nextElement = iterator.next()
+                if budget != .unlimited { budget -= 1 }
+                let more = downstream.receive(element)
+                if more != .none { budget += more }
+                if nextElement == nil {
+                    finish(downstream)
+                    return
+                }
+            }
+            lock.lock()
+            if cancelled.load(ordering: .relaxed) {
+                emitting = false
+                let dropped = self.downstream
+                self.downstream = nil
+                lock.unlock()
+                withExtendedLifetime(dropped) {}
+                return
+            }
+            budget += self.demand
+            self.demand = .none
+            if budget == .none {
+                emitting = false
+                lock.unlock()
+                return
+            }
+            lock.unlock()
+        }
+    }
+
+    /// Sends `.finished` after the last element unless cancelled meanwhile, and forgets the subscriber.
+    @inlinable
+    internal func finish(_ downstream: Downstream) {
+        lock.lock()
+        let wasCancelled = cancelled.exchange(true, ordering: .relaxed)
+        self.downstream = nil
+        emitting = false
+        lock.unlock()
+        if !wasCancelled {
+            downstream.receive(completion: .finished)
+        }
+    }
+
+    @inlinable
+    internal func cancel() {
+        lock.lock()
+        guard !cancelled.exchange(true, ordering: .relaxed) else {
+            lock.unlock()
+            return
+        }
+        // The emitter, if any, drops the subscriber when it notices; otherwise drop it now.
+        let dropped = emitting ? nil : downstream
+        if !emitting { downstream = nil }
+        lock.unlock()
+        withExtendedLifetime(dropped) {}
+    }
+}

@@ -1,0 +1,150 @@
+import Synchronization
+
+/// A type that publishes a property marked with an attribute.
+///
+/// Use it on properties of classes. `$property` is a publisher that sends the current value on subscription and then
+/// every new value. Timing follows Combine: a new value is published in the property's willSet — subscribers see it
+/// before the stored value changes — and the enclosing `ObservableObject`'s default `objectWillChange` fires before that.
+@propertyWrapper
+public struct Published<Value> {
+    @usableFromInline
+    internal let box: PublishedBox<Value>
+
+    /// Creates the property with an initial value (`@Published var x = value`).
+    public init(wrappedValue: Value) {
+        box = PublishedBox(wrappedValue)
+    }
+
+    /// Creates the property with an initial value.
+    public init(initialValue: Value) {
+        box = PublishedBox(initialValue)
+    }
+
+    /// Unavailable: the value is reached through the enclosing instance, so that changes can announce themselves.
+    @available(*, unavailable, message: "@Published is only available on properties of classes")
+    public var wrappedValue: Value {
+        get { fatalError("@Published is only available on properties of classes") }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError("@Published is only available on properties of classes") }
+    }
+
+    /// The property's publisher (`$property`): the current value on subscription, then every new value.
+    public var projectedValue: Publisher {
+        mutating get { Publisher(box: box) }
+        set { _ = newValue }
+    }
+
+    /// Reads and writes the value of a class's property, announcing writes to the object first.
+    public static subscript<EnclosingSelf: AnyObject>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
+    ) -> Value {
+        get {
+            object[keyPath: storageKeyPath].box.value
+        }
+        set {
+            let box = object[keyPath: storageKeyPath].box
+            box.resolveObjectWillChange(object)
+            box.publish(newValue)
+        }
+    }
+
+    /// The publisher behind `$property`.
+    public struct Publisher: StreamCore.Publisher {
+        /// The property's type.
+        public typealias Output = Value
+        /// Never fails.
+        public typealias Failure = Never
+
+        @usableFromInline
+        internal let box: PublishedBox<Value>
+
+        @usableFromInline
+        internal init(box: PublishedBox<Value>) {
+            self.box = box
+        }
+
+        /// Attaches a subscriber; it receives the current value on its first request, then each new value.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+            box.subject.attach(subscriber)
+        }
+    }
+}
+
+extension Published: PublishedStorageProtocol {
+    internal func adopt(_ publisher: ObservableObjectPublisher) {
+        box.adopt(publisher)
+    }
+}
+
+extension Published: @unchecked Sendable where Value: Sendable {}
+
+/// The storage of one `@Published` property: its value, its subject, and the object's change publisher once known.
+///
+/// Like a plain stored property, the value itself is not synchronized: writing a property from several threads at
+/// once is the caller's race. The subject and the change-publisher cache are thread-safe.
+@usableFromInline
+internal final class PublishedBox<Value>: @unchecked Sendable {
+    @usableFromInline internal var value: Value
+    @usableFromInline internal let subject: SubjectCore<Value, Never>
+    /// The enclosing object's change publisher, set once.
+    @usableFromInline internal let objectWillChange = AtomicLazyReference<ObservableObjectPublisher>()
+    /// Set once the enclosing object has been examined; it stays unset with no publisher for plain classes.
+    @usableFromInline internal let resolved = Atomic<Bool>(false)
+    /// Subscriptions made by `assign(to: &$property)`, kept for as long as the property lives.
+    private let lock = Lock()
+    private var assignments: [AnyCancellable] = []
+
+    @usableFromInline
+    internal init(_ value: Value) {
+        self.value = value
+        subject = SubjectCore(currentValue: value, isCurrentValue: true)
+    }
+
+    deinit {
+        for assignment in assignments {
+            assignment.cancel()
+        }
+    }
+
+    /// Finds the enclosing object's default change publisher, once per property.
+    @inlinable
+    internal func resolveObjectWillChange(_ object: AnyObject) {
+        guard !resolved.load(ordering: .acquiring) else { return }
+        resolveSlowly(object)
+    }
+
+    @usableFromInline
+    internal func resolveSlowly(_ object: AnyObject) {
+        if let observable = object as? any ObservableObject, let publisher = defaultPublisher(of: observable) {
+            adopt(publisher)
+        }
+        resolved.store(true, ordering: .releasing)
+    }
+
+    @usableFromInline
+    internal func adopt(_ publisher: ObservableObjectPublisher) {
+        _ = objectWillChange.storeIfNil(publisher)
+    }
+
+    /// Announces the change, publishes the new value, then stores it: Combine's willSet order.
+    @inlinable
+    internal func publish(_ newValue: Value) {
+        objectWillChange.load()?.send()
+        subject.send(newValue, updatingCurrentValue: true)
+        value = newValue
+    }
+
+    internal func keep(_ assignment: AnyCancellable) {
+        lock.lock()
+        assignments.append(assignment)
+        lock.unlock()
+    }
+}
+
+/// The object's `objectWillChange` when it is an `ObservableObjectPublisher` (the default, or one the class declares).
+private func defaultPublisher<Object: ObservableObject>(of object: Object) -> ObservableObjectPublisher? {
+    object.objectWillChange as? ObservableObjectPublisher
+}

@@ -1,0 +1,278 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One subscriber's subscription to a subject: it keeps that subscriber's demand and serializes calls to it.
+///
+/// Serialization without holding a lock while calling out: one thread at a time is the deliverer. A value offered
+/// from another thread meanwhile is queued and delivered by the deliverer before it returns, so concurrent senders
+/// never block on a subscriber. A value offered by the deliverer itself (a reentrant `send` from inside the subscriber)
+/// is delivered at once, nested, as Combine does.
+///
+/// The subscriber's closures change only while nobody is delivering (or by the deliverer itself), so the deliverer
+/// calls them without copying them out under the lock; an end (cancel or completion) that happens during a delivery
+/// leaves the release of the closures to the outermost deliverer.
+@usableFromInline
+internal final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, @unchecked Sendable {
+    @usableFromInline
+    internal enum Pending {
+        case value(Output)
+        case completion(Subscribers.Completion<Failure>)
+        case currentValue
+    }
+
+    @usableFromInline internal let lock = Lock()
+    @usableFromInline internal let isCurrentValue: Bool
+    @usableFromInline @exclusivity(unchecked) internal var core: SubjectCore<Output, Failure>?
+    /// False once the subscriber has been cancelled or completed.
+    @usableFromInline @exclusivity(unchecked) internal var active = true
+    /// The subscriber's closures, held at +1 and called without retaining them; `nil` once released.
+    @usableFromInline @exclusivity(unchecked) internal var handlers: Unmanaged<SubjectConduitHandlers<Output, Failure>>?
+    @usableFromInline @exclusivity(unchecked) internal var demand = Subscribers.Demand.none
+    /// The thread delivering to the subscriber right now, or 0.
+    @usableFromInline @exclusivity(unchecked) internal var deliverer: pthread_t = 0
+    @usableFromInline @exclusivity(unchecked) internal var pending: [Pending] = []
+    /// `CurrentValueSubject` only: the subscriber has not yet seen the latest value, so the next request delivers it.
+    @usableFromInline @exclusivity(unchecked) internal var needsCurrentValue: Bool
+    @usableFromInline @exclusivity(unchecked) internal var hasRequested = false
+
+    @inlinable
+    internal init(
+        core: SubjectCore<Output, Failure>,
+        receiveValue: @escaping (Output) -> Subscribers.Demand,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        isCurrentValue: Bool
+    ) {
+        self.core = core
+        handlers = Unmanaged.passRetained(SubjectConduitHandlers(receiveValue, receiveCompletion))
+        self.needsCurrentValue = isCurrentValue
+        self.isCurrentValue = isCurrentValue
+    }
+
+    deinit {
+        handlers?.release()
+    }
+
+    /// Delivers a value to the subscriber. Only the deliverer calls this, and the handlers cannot be released while
+    /// a delivery runs, so no retain is needed around the call.
+    @inlinable
+    internal func receiveValue(_ value: Output) -> Subscribers.Demand {
+        handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+    }
+
+    @usableFromInline
+    internal var description: String { isCurrentValue ? "CurrentValueSubject" : "PassthroughSubject" }
+
+    @inlinable
+    internal func offer(_ value: Output) {
+        lock.lock()
+        guard active else {
+            lock.unlock()
+            return
+        }
+        let me = pthread_self()
+        let nested: Bool
+        if deliverer == 0 {
+            nested = false
+        } else if pthread_equal(deliverer, me) != 0 {
+            nested = true
+        } else {
+            pending.append(.value(value))
+            lock.unlock()
+            return
+        }
+        guard demand > 0 else {
+            // A subject drops what its subscriber has not asked for; a CurrentValueSubject subscriber then gets
+            // the latest value on its next request instead.
+            if isCurrentValue { needsCurrentValue = true }
+            lock.unlock()
+            return
+        }
+        if demand != .unlimited { demand -= 1 }
+        needsCurrentValue = false
+        deliverer = me
+        lock.unlock()
+        let more = receiveValue(value)
+        if nested {
+            if more != .none {
+                lock.lock()
+                demand += more
+                lock.unlock()
+            }
+            return
+        }
+        lock.lock()
+        if more != .none { demand += more }
+        if pending.isEmpty && active {
+            deliverer = 0
+            lock.unlock()
+        } else {
+            finishDelivering()
+        }
+    }
+
+    /// With the lock held, as the outermost deliverer: delivers what other threads queued meanwhile, stops being the
+    /// deliverer, releases the closures if the subscription ended meanwhile, and unlocks.
+    @usableFromInline
+    internal func finishDelivering() {
+        while active && !pending.isEmpty {
+            let batch = pending
+            pending = []
+            for event in batch where active {
+                switch event {
+                case .value(let value):
+                    guard demand > 0 else {
+                        if isCurrentValue { needsCurrentValue = true }
+                        continue
+                    }
+                    if demand != .unlimited { demand -= 1 }
+                    needsCurrentValue = false
+                    lock.unlock()
+                    let more = receiveValue(value)
+                    lock.lock()
+                    if more != .none { demand += more }
+                case .completion(let completion):
+                    let core = end()
+                    let finish = handlers.unsafelyUnwrapped.takeUnretainedValue().receiveCompletion
+                    lock.unlock()
+                    finish(completion)
+                    withExtendedLifetime(core) {}
+                    lock.lock()
+                case .currentValue:
+                    deliverCurrentValueLocked()
+                }
+            }
+        }
+        deliverer = 0
+        let released = active ? nil : takeClosures()
+        lock.unlock()
+        withExtendedLifetime(released) {}
+    }
+
+    /// With the lock held and this thread the deliverer: sends the current value if it is still owed.
+    @usableFromInline
+    internal func deliverCurrentValueLocked() {
+        guard needsCurrentValue, demand > 0, active, let core else { return }
+        lock.unlock()
+        let current = core.value
+        lock.lock()
+        guard needsCurrentValue, demand > 0, active, let current else { return }
+        if demand != .unlimited { demand -= 1 }
+        needsCurrentValue = false
+        lock.unlock()
+        let more = receiveValue(current)
+        lock.lock()
+        if more != .none { demand += more }
+    }
+
+    @usableFromInline
+    internal func offer(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard active else {
+            lock.unlock()
+            return
+        }
+        let me = pthread_self()
+        if deliverer != 0 && pthread_equal(deliverer, me) == 0 {
+            pending.append(.completion(completion))
+            lock.unlock()
+            return
+        }
+        let core = end()
+        let finish = handlers.unsafelyUnwrapped.takeUnretainedValue().receiveCompletion
+        let outermost = deliverer == 0
+        if outermost { deliverer = me }
+        lock.unlock()
+        finish(completion)
+        withExtendedLifetime(core) {}
+        if outermost {
+            lock.lock()
+            finishDelivering()
+        }
+    }
+
+    /// With the lock held: marks the subscription ended and forgets the subject and anything queued; returns the
+    /// subject so that it is released after unlocking. The closures stay until no delivery is running.
+    @usableFromInline
+    internal func end() -> SubjectCore<Output, Failure>? {
+        active = false
+        pending = []
+        let core = self.core
+        self.core = nil
+        return core
+    }
+
+    /// With the lock held and nobody delivering: takes the closures out, returning them so they are released after
+    /// unlocking (user closures are never deinitialized under the lock).
+    @usableFromInline
+    internal func takeClosures() -> SubjectConduitHandlers<Output, Failure>? {
+        let old = handlers?.takeRetainedValue()
+        handlers = nil
+        return old
+    }
+
+    @usableFromInline
+    internal func request(_ demand: Subscribers.Demand) {
+        precondition(demand != .none, "demand must not be zero")
+        lock.lock()
+        guard active, let core else {
+            lock.unlock()
+            return
+        }
+        self.demand += demand
+        let firstRequest = !hasRequested
+        hasRequested = true
+        if needsCurrentValue {
+            let me = pthread_self()
+            if deliverer == 0 {
+                deliverer = me
+                deliverCurrentValueLocked()
+                lock.unlock()
+                if firstRequest { core.downstreamDidRequest() }
+                lock.lock()
+                finishDelivering()
+                return
+            } else if pthread_equal(deliverer, me) != 0 {
+                deliverCurrentValueLocked()
+            } else {
+                pending.append(.currentValue)
+            }
+        }
+        lock.unlock()
+        if firstRequest { core.downstreamDidRequest() }
+    }
+
+    @usableFromInline
+    internal func cancel() {
+        lock.lock()
+        guard active else {
+            lock.unlock()
+            return
+        }
+        let core = end()
+        let released = deliverer == 0 ? takeClosures() : nil
+        lock.unlock()
+        withExtendedLifetime(released) {}
+        core?.detach(self)
+    }
+}
+
+/// A subscriber's closures, as a conduit holds them.
+@usableFromInline
+internal final class SubjectConduitHandlers<Output, Failure: Error> {
+    @usableFromInline internal let receiveValue: (Output) -> Subscribers.Demand
+    @usableFromInline internal let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    internal init(
+        _ receiveValue: @escaping (Output) -> Subscribers.Demand,
+        _ receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+    ) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+    }
+}

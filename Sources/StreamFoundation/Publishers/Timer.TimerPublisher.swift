@@ -1,0 +1,126 @@
+import Foundation
+import StreamCore
+
+extension Timer {
+    /// Returns a connectable publisher that emits the current date every `interval` seconds on `runLoop` in `mode`.
+    ///
+    /// Nothing ticks until `connect()` (or `autoconnect()`); a tick reaching a subscriber without demand is dropped for
+    /// that subscriber, as in Combine.
+    public static func publish(
+        every interval: TimeInterval,
+        tolerance: TimeInterval? = nil,
+        on runLoop: RunLoop,
+        in mode: RunLoop.Mode,
+        options: RunLoop.SchedulerOptions? = nil
+    ) -> TimerPublisher {
+        TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+    }
+
+    /// A connectable publisher of dates driven by a repeating `Timer`; subscribers share one timer.
+    public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
+        /// The date of each tick.
+        public typealias Output = Date
+        /// Ticking cannot fail.
+        public typealias Failure = Never
+
+        /// Seconds between ticks.
+        public let interval: TimeInterval
+        /// The timer's tolerance, if any.
+        public let tolerance: TimeInterval?
+        /// The run loop the timer runs on.
+        public let runLoop: RunLoop
+        /// The run loop mode the timer runs in.
+        public let mode: RunLoop.Mode
+        /// Scheduler options (run loops take none; kept for Combine's signature).
+        public let options: RunLoop.SchedulerOptions?
+
+        private let lock = NSLock()
+        private var subscribers: [DemandGatedDelivery<Date, Never>] = []
+        private var timer: Timer?
+
+        /// Creates a timer publisher; prefer `Timer.publish(every:tolerance:on:in:options:)`.
+        public init(
+            interval: TimeInterval,
+            tolerance: TimeInterval? = nil,
+            runLoop: RunLoop,
+            mode: RunLoop.Mode,
+            options: RunLoop.SchedulerOptions? = nil
+        ) {
+            self.interval = interval
+            self.tolerance = tolerance
+            self.runLoop = runLoop
+            self.mode = mode
+            self.options = options
+        }
+
+        /// Adds the subscriber to those receiving ticks; it receives ticks only while connected and while it has demand.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let delivery = DemandGatedDelivery<Date, Never>(downstream: AnySubscriber(subscriber))
+            lock.withLock { subscribers.append(delivery) }
+            subscriber.receive(subscription: TimerSubscription(publisher: self, delivery: delivery))
+        }
+
+        /// Starts the timer if it is not running; cancelling the result stops it (subscribers are not completed).
+        public func connect() -> any Cancellable {
+            let (timer, isNew): (Timer, Bool) = lock.withLock {
+                if let running = self.timer { return (running, false) }
+                let created = Timer(timeInterval: interval, repeats: true) { [weak self] _ in
+                    self?.tick()
+                }
+                if let tolerance { created.tolerance = tolerance }
+                self.timer = created
+                return (created, true)
+            }
+            if isNew {
+                runLoop.add(timer, forMode: mode)
+            }
+            let handle = UncheckedSendableTimer(timer)
+            return AnyCancellable { [weak self] in
+                self?.disconnect(handle.timer)
+            }
+        }
+
+        private func disconnect(_ timer: Timer) {
+            let wasCurrent: Bool = lock.withLock {
+                guard self.timer === timer else { return false }
+                self.timer = nil
+                return true
+            }
+            if wasCurrent { timer.invalidate() }
+        }
+
+        private func tick() {
+            let now = Date()
+            let current = lock.withLock { subscribers }
+            for subscriber in current {
+                subscriber.offer(now)
+            }
+        }
+
+        fileprivate func remove(_ delivery: DemandGatedDelivery<Date, Never>) {
+            lock.withLock { subscribers.removeAll { $0 === delivery } }
+        }
+    }
+}
+
+private final class TimerSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+    private weak var publisher: Timer.TimerPublisher?
+    private let delivery: DemandGatedDelivery<Date, Never>
+
+    init(publisher: Timer.TimerPublisher, delivery: DemandGatedDelivery<Date, Never>) {
+        self.publisher = publisher
+        self.delivery = delivery
+    }
+
+    var description: String { "Timer" }
+
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand != .none, "demand must not be .none")
+        delivery.request(demand)
+    }
+
+    func cancel() {
+        delivery.cancel()
+        publisher?.remove(delivery)
+    }
+}

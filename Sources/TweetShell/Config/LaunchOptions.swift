@@ -1,0 +1,90 @@
+/// How tweetsh was started: `tweetsh [options] [-c "cmd; cmd"] [command words…]`.
+public struct LaunchOptions: Equatable, Sendable {
+    /// Commands from `-c`, run in order, then exit.
+    public var script: String?
+    /// A one-shot command from the remaining words (`tweetsh search swift --json`).
+    public var oneShot: String?
+    /// `--color always|never|auto`.
+    public var color: String?
+    /// `--json`: print results as twarc2 JSON lines.
+    public var json = false
+    /// `--source x|local`.
+    public var source: SourceKind?
+    /// `--store PATH`: the SQLite store to open.
+    public var storePath: String?
+    /// `--config PATH`.
+    public var configPath: String?
+    /// `--help`.
+    public var help = false
+    /// `--version`.
+    public var version = false
+
+    /// The usage text for `--help` and usage errors.
+    public static let usage = """
+    usage: tweetsh [--color auto|always|never] [--source x|local] [--store PATH] [--config PATH] [--json]
+                   [-c "command; command…" | command words…]
+
+      tweetsh                      interactive shell (reads commands from stdin when it is not a terminal)
+      tweetsh -c "search swift; more; show 3"
+      tweetsh search swift --json  one command, then exit
+    Exit status: 0 ok, 1 a command failed, 2 usage error.
+    """
+
+    /// Creates default options.
+    public init() {}
+
+    /// Parses the arguments after the program name; a usage error says which argument was wrong.
+    public static func parse(_ arguments: [String]) throws(CommandError) -> LaunchOptions {
+        var options = LaunchOptions()
+        var rest: [String] = []
+        var index = 0
+        func value(after flag: String) throws(CommandError) -> String {
+            index += 1
+            guard index < arguments.count else { throw CommandError("\(flag) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            if !rest.isEmpty && argument != "--json" {
+                rest.append(argument)  // everything after the command word belongs to the command
+                index += 1
+                continue
+            }
+            switch argument {
+            case "-c":
+                options.script = try value(after: "-c")
+            case "--color", "--colour":
+                let choice = try value(after: argument).lowercased()
+                guard ["auto", "always", "never"].contains(choice) else {
+                    throw CommandError("--color takes auto, always or never, not '\(choice)'")
+                }
+                options.color = choice
+            case "--json":
+                options.json = true
+            case "--source":
+                let name = try value(after: argument)
+                guard let kind = SourceKind(rawValue: name.lowercased()) else {
+                    throw CommandError("--source takes x or local, not '\(name)'")
+                }
+                options.source = kind
+            case "--store":
+                options.storePath = try value(after: argument)
+            case "--config":
+                options.configPath = try value(after: argument)
+            case "-h", "--help":
+                options.help = true
+            case "--version":
+                options.version = true
+            default:
+                if argument.hasPrefix("-") { throw CommandError("unknown option '\(argument)'") }
+                rest.append(argument)
+            }
+            index += 1
+        }
+        if !rest.isEmpty {
+            if options.script != nil { throw CommandError("give either -c or a command, not both") }
+            options.oneShot = rest.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")
+        }
+        return options
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Settings from `$XDG_CONFIG_HOME/tweetsh/config`: `key = value` lines, `#` comments.
+///
+/// Problems never stop the shell: each one is reported with its line number and the default is kept.
+public struct ShellConfig: Equatable, Sendable {
+    /// Where searches go when `--source` is not given.
+    public var source: SourceKind?
+    /// Results per page.
+    public var pageSize = 20
+    /// How results are printed.
+    public var format = OutputFormat.compact
+    /// `auto`, `always` or `never`.
+    public var color = "auto"
+    /// The X API base URL.
+    public var apiBase: String?
+
+    /// The keys a config file may set.
+    public static let keys = ["source", "page_size", "format", "color", "api_base"]
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// Parses a config file's text; returns the settings and one message per problem, naming its line.
+    public static func parse(_ text: String, file: String = "config") -> (config: ShellConfig, problems: [String]) {
+        var config = ShellConfig()
+        var problems: [String] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = index + 1
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                problems.append("\(file):\(lineNumber): expected 'key = value', found '\(line)'")
+                continue
+            }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            switch key {
+            case "source":
+                if let kind = SourceKind(rawValue: value.lowercased()) { config.source = kind } else {
+                    problems.append("\(file):\(lineNumber): source must be x or local, found '\(value)'")
+                }
+            case "page_size":
+                if let n = Int(value), (1...100).contains(n) { config.pageSize = n } else {
+                    problems.append("\(file):\(lineNumber): page_size must be a number from 1 to 100, found '\(value)'")
+                }
+            case "format":
+                if let format = OutputFormat(rawValue: value.lowercased()) { config.format = format } else {
+                    problems.append("\(file):\(lineNumber): format must be compact, detail, json or csv, found '\(value)'")
+                }
+            case "color", "colour":
+                if ["auto", "always", "never"].contains(value.lowercased()) { config.color = value.lowercased() } else {
+                    problems.append("\(file):\(lineNumber): color must be auto, always or never, found '\(value)'")
+                }
+            case "api_base":
+                if let url = URL(string: value), url.scheme == "https" || url.scheme == "http", url.host != nil {
+                    config.apiBase = value
+                } else {
+                    problems.append("\(file):\(lineNumber): api_base must be an http(s) URL, found '\(value)'")
+                }
+            default:
+                problems.append("\(file):\(lineNumber): unknown key '\(key)'; known keys: \(keys.joined(separator: ", "))")
+            }
+        }
+        return (config, problems)
+    }
+
+    /// The config file's location: `$XDG_CONFIG_HOME/tweetsh/config`, by default `~/.config/tweetsh/config`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/tweetsh/config" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/tweetsh/config"
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import StreamCore
+import TweetKit
+
+/// The subscriber that prints each command's results in the current format: compact rows, detail blocks,
+/// twarc2 JSON lines or twarc-csv rows. Subscribed to the view model's outcomes before the REPL awaits them, so
+/// results are printed before the prompt returns.
+public final class OutcomePrinter: Subscriber, @unchecked Sendable {
+    /// What the printer needs to know at print time; read per outcome so `format` and resizes apply at once.
+    public struct Settings: Sendable {
+        /// The format.
+        public var format: OutputFormat
+        /// Terminal columns.
+        public var width: Int
+        /// The time ages are measured from.
+        public var now: Date
+
+        /// Creates settings.
+        public init(format: OutputFormat, width: Int, now: Date) {
+            self.format = format
+            self.width = width
+            self.now = now
+        }
+    }
+
+    private let output: ShellOutput
+    private let settings: @Sendable () -> Settings
+    private let lock = NSLock()
+    private var subscription: (any Subscription)?
+    private var csvHeaderWritten = false
+
+    /// Creates a printer writing to `output`.
+    public init(output: ShellOutput, settings: @escaping @Sendable () -> Settings) {
+        self.output = output
+        self.settings = settings
+    }
+
+    /// Asks for every outcome.
+    public func receive(subscription: any Subscription) {
+        lock.withLock { self.subscription = subscription }
+        subscription.request(.unlimited)
+    }
+
+    /// Prints the items a command added, and its note and warnings.
+    public func receive(_ outcome: CommandOutcome) -> Subscribers.Demand {
+        guard case .results(_, let added, let list, let note, let warnings) = outcome else { return .none }
+        printResults(added, list: list, note: note, warnings: warnings, settings: settings())
+        return .none
+    }
+
+    /// Prints results with their note and warnings (also used by `thread`, which builds its list itself).
+    public func printResults(_ added: [ResultItem], list: ResultList, note: String?, warnings: [String], settings: Settings) {
+        if let note { output.note(note) }
+        for warning in warnings { output.warning(warning) }
+        print(added, list: list, settings: settings)
+        if added.isEmpty {
+            output.note(list.items.isEmpty ? "no results" : "no new results")
+        } else if list.nextCursor != nil, settings.format == .compact || settings.format == .detail {
+            output.note("'more' loads the next page")
+        }
+    }
+
+    /// Nothing to do when the outcomes end (the shell is closing).
+    public func receive(completion: Subscribers.Completion<Never>) {}
+
+    /// Prints items in the current format (also used by `thread` and `user`).
+    public func print(_ items: [ResultItem], list: ResultList, settings: Settings) {
+        switch settings.format {
+        case .compact:
+            output.lines(CompactRenderer(width: settings.width, style: output.style, now: settings.now).lines(for: items))
+        case .detail:
+            let renderer = DetailRenderer(width: settings.width, style: output.style)
+            for item in items { output.lines(renderer.lines(for: item) + [""]) }
+        case .json, .csv:
+            guard let page = list.pages.last else { return }
+            let wanted = Set(items.map(\.tweet.id))
+            var subset = page
+            subset.tweets = page.tweets.filter { wanted.contains($0.id) }
+            var exporter = PageExporter(format: settings.format == .json ? .twarc2JSONL : .csv)
+            var text = ""
+            exporter.write(subset, to: &text)
+            if settings.format == .csv {
+                // One header per session: drop the exporter's header after the first batch.
+                let written = lock.withLock { () -> Bool in
+                    defer { csvHeaderWritten = true }
+                    return csvHeaderWritten
+                }
+                if written, let newline = text.firstIndex(of: "\n") { text = String(text[text.index(after: newline)...]) }
+            }
+            output.raw(text)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import StreamCore
+import TweetKit
+import TweetStore
+import XAPI
+
+/// The shell's `SearchService`: the local store answers local searches; X API searches go through the page cache
+/// (`(cached, 4 min ago)`), `--refresh` fetches again and `--new` asks only for tweets newer than the last run.
+/// Every search is recorded with its cursor and newest id, so `more` and `again` continue after a restart.
+///
+/// Each call is an `AsyncThrowingStream` of progress turned into a publisher: cancelling the subscription ends the
+/// stream, which cancels its task, which cancels the HTTP request or interrupts the SQLite query.
+public final class ShellSearchService: SearchService, @unchecked Sendable {
+    private let store: TweetStore
+    private let sources: SourceState
+    private let now: @Sendable () -> Date
+
+    /// Creates the service over the store and the shell's current source settings.
+    public init(store: TweetStore, sources: SourceState, now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
+        self.sources = sources
+        self.now = now
+    }
+
+    /// The first page for a search.
+    public func firstPage(for search: SearchOptions, pageSize: Int) -> AnyPublisher<SearchProgress, any Error> {
+        run { [self] in try await first(search, pageSize: pageSize) }
+    }
+
+    /// The next page for a search.
+    public func nextPage(for search: SearchOptions, cursor: String, pageSize: Int) -> AnyPublisher<SearchProgress, any Error> {
+        run { [self] in try await next(search, cursor: cursor, pageSize: pageSize) }
+    }
+
+    /// Runs `work` in a task for each subscriber; waits the API client reports meanwhile are published before the page.
+    private func run(_ work: @escaping @Sendable () async throws -> SearchPage) -> AnyPublisher<SearchProgress, any Error> {
+        let sources = self.sources
+        return Deferred {
+            AsyncThrowingStream<SearchProgress, any Error> { continuation in
+                let task = Task {
+                    let token = sources.waits.add { continuation.yield(.waiting($0)) }
+                    defer { sources.waits.remove(token) }
+                    do {
+                        let page = try await work()
+                        continuation.yield(.page(page))
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+            .publisher
+        }
+        .eraseToAnyPublisher()
+    }
+
+    private func request(for search: SearchOptions, pageSize: Int) throws -> SearchRequest {
+        // Parse first so a malformed query is reported with its column before any source is asked.
+        do {
+            _ = try SearchQuery(parsing: search.query)
+        } catch {
+            let column = max(1, error.column)
+            let caret = String(repeating: " ", count: DisplayWidth.of(search.query.prefix(column - 1))) + "^"
+            throw CommandError("in the query at column \(column): \(error.message)\n    \(search.query)\n    \(caret)")
+        }
+        return SearchRequest(query: search.query, pageSize: pageSize, sort: search.sort ?? .recency,
+                             fullArchive: search.fullArchive)
+    }
+
+    private func first(_ search: SearchOptions, pageSize: Int) async throws -> SearchPage {
+        var request = try request(for: search, pageSize: pageSize)
+        let kind = search.source ?? sources.current
+        let previous = try await store.lastSearch(query: search.query, source: kind.rawValue)
+        if search.newOnly { request.sinceID = previous?.newestID }
+
+        let page: Page
+        var note: String?
+        switch kind {
+        case .local:
+            page = try await store.search(request, cursor: nil)
+            if let total = page.resultCount { note = total == 1 ? "1 match" : "\(total) matches" }
+        case .x:
+            let api = try sources.requireAPI()
+            let policy: XAPISource.CachePolicy = search.refresh || search.newOnly ? .network : .cacheFirst(maxAge: nil)
+            let fetched = try await api.search(request, cursor: nil, policy: policy)
+            page = fetched.page
+            if fetched.fromCache {
+                note = "(cached, \(RelativeTime.ago(fetched.fetchedAt, now: now()))); --refresh fetches again"
+            }
+        }
+        if search.newOnly {
+            let count = page.tweets.count
+            let since = previous.map { " since the last run, \(RelativeTime.ago($0.lastRun, now: now()))" } ?? ""
+            note = count == 0 ? "no new tweets\(since)" : "\(count)\(page.nextToken == nil ? "" : "+") new tweet\(count == 1 ? "" : "s")\(since)"
+        }
+        let newest = page.tweets.map(\.id).max() ?? previous?.newestID
+        try await store.recordSearch(SearchHistoryEntry(query: search.query, source: kind.rawValue, lastRun: now(),
+                                                        newestID: max(newest, previous?.newestID), nextCursor: page.nextToken))
+        return SearchPage(page: page, sourceName: kind.rawValue, note: note, warnings: page.errors.map(\.warningMessage))
+    }
+
+    private func next(_ search: SearchOptions, cursor: String, pageSize: Int) async throws -> SearchPage {
+        let request = try request(for: search, pageSize: pageSize)
+        let kind = search.source ?? sources.current
+        let page: Page
+        switch kind {
+        case .local:
+            page = try await store.search(request, cursor: cursor)
+        case .x:
+            page = try await sources.requireAPI().search(request, cursor: cursor, policy: .cacheFirst(maxAge: nil)).page
+        }
+        if let previous = try await store.lastSearch(query: search.query, source: kind.rawValue) {
+            var entry = previous
+            entry.nextCursor = page.nextToken
+            entry.lastRun = now()
+            try await store.recordSearch(entry)
+        }
+        return SearchPage(page: page, sourceName: kind.rawValue, warnings: page.errors.map(\.warningMessage))
+    }
+}
+
+private func max(_ a: TweetID?, _ b: TweetID?) -> TweetID? {
+    switch (a, b) {
+    case let (a?, b?): return Swift.max(a, b)
+    case let (a?, nil): return a
+    case let (nil, b): return b
+    }
+}

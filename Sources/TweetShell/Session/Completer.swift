@@ -1,0 +1,48 @@
+import LineEditor
+
+/// Tab completion: command names, their flags, @handles and #tags seen in results, and words of earlier queries.
+final class Completer: @unchecked Sendable {
+    private let session: ShellSession
+
+    init(session: ShellSession) {
+        self.session = session
+    }
+
+    func complete(_ request: CompletionRequest) -> [String] {
+        Self.candidates(for: request, words: session.completionWords())
+    }
+
+    /// The candidates for the word before the cursor; each replaces that word.
+    static func candidates(for request: CompletionRequest,
+                           words: (handles: [String], tags: [String], queries: [String])) -> [String] {
+        let word = request.word
+        let before = request.textBeforeCursor
+        let precedingWords = before.split(separator: " ").dropLast(word.isEmpty ? 0 : 1)
+        if precedingWords.isEmpty {
+            let names = CommandSpec.all.map(\.name)
+            return names.filter { $0.hasPrefix(word.lowercased()) }
+        }
+        let command = CommandSpec.named(String(precedingWords[0]))
+        if word.hasPrefix("@") {
+            return words.handles.map { "@" + $0 }.filter { $0.lowercased().hasPrefix(word.lowercased()) }
+        }
+        if word.hasPrefix("#") {
+            return words.tags.map { "#" + $0 }.filter { $0.lowercased().hasPrefix(word.lowercased()) }
+        }
+        if word.hasPrefix("-"), let command {
+            return command.flags.filter { $0.hasPrefix(word) }
+        }
+        guard let command else { return [] }
+        if command.name == "search" || command.name == "user" {
+            var seen = Set<String>()
+            var result: [String] = []
+            for query in words.queries {
+                for token in query.split(separator: " ") where token.hasPrefix(word) && !word.isEmpty {
+                    if seen.insert(String(token)).inserted { result.append(String(token)) }
+                }
+            }
+            return result
+        }
+        return command.flags.filter { !$0.hasPrefix("-") && $0.hasPrefix(word.lowercased()) }
+    }
+}

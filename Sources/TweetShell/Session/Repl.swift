@@ -1,0 +1,99 @@
+import Foundation
+import LineEditor
+
+/// The read-run loop. Reads happen on a dedicated thread (libedit blocks), each command runs in a task that Ctrl-C
+/// cancels, and the next prompt waits for the command's outcome so output never interleaves with it.
+struct Repl {
+    let session: ShellSession
+    let reader: (any LineReader)?
+    private static let inputQueue = DispatchQueue(label: "tweetsh.input")
+
+    init(session: ShellSession, reader: (any LineReader)?) {
+        self.session = session
+        self.reader = reader
+    }
+
+    /// Runs `-c` statements or a one-shot command; exit status 1 when any command failed.
+    func runScript(_ statements: [String]) async -> Int32 {
+        var failed = false
+        for statement in statements {
+            let status = await run(line: statement, record: false)
+            if status == .failed { failed = true }
+            if status == .quit { break }
+        }
+        return failed ? 1 : 0
+    }
+
+    /// Runs lines until end of input or `quit`. Interactive sessions end with 0; piped ones with 1 when a
+    /// command failed, so `tweetsh < script.txt` can be checked like a script.
+    func runInteractive() async -> Int32 {
+        guard let reader else { return 0 }
+        let box = ReaderBox(reader)
+        var failed = false
+        while true {
+            let prompt = session.prompt()
+            let result: Result<ReadResult, any Error> = await withCheckedContinuation { continuation in
+                Self.inputQueue.async {
+                    continuation.resume(returning: Result { try box.reader.readLine(prompt: prompt) })
+                }
+            }
+            switch result {
+            case .failure(let error):
+                session.output.error("reading input failed: \(error)")
+                return 1
+            case .success(.endOfInput):
+                if session.isInteractive { session.output.line() }
+                return session.isInteractive || !failed ? 0 : 1
+            case .success(.interrupted):
+                continue
+            case .success(.line(let line)):
+                let status = await run(line: line, record: session.isInteractive)
+                if status == .failed { failed = true }
+                if status == .quit { return session.isInteractive || !failed ? 0 : 1 }
+            }
+        }
+    }
+
+    /// Expands history references, records the line, parses it and runs it in a cancellable task.
+    func run(line: String, record: Bool) async -> CommandStatus {
+        var text = line.trimmingCharacters()
+        guard !text.isEmpty, !text.hasPrefix("#") else { return .ok }
+        do {
+            if let expanded = try HistoryExpansion.expand(text, entries: session.history?.entries ?? []) {
+                session.output.note(expanded)
+                text = expanded
+            }
+        } catch {
+            session.output.error(error.description)
+            return .failed
+        }
+        if record, let history = session.history {
+            do { _ = try history.add(text) } catch { session.output.warning("history: \(error)") }
+        }
+        let command: ShellCommand
+        do {
+            command = try ShellCommand.parse(text)
+        } catch {
+            session.output.error(error.message)
+            if let column = error.column, session.isInteractive || reader == nil {
+                session.output.note("  " + text)
+                session.output.note("  " + String(repeating: " ", count: DisplayWidth.of(text.prefix(max(0, column - 1)))) + "^")
+            }
+            return .failed
+        }
+        let session = self.session
+        let box = reader.map(ReaderBox.init)
+        let task = Task { await session.execute(command, reader: box?.reader) }
+        InterruptMonitor.shared.arm { task.cancel() }
+        let status = await task.value
+        InterruptMonitor.shared.disarm()
+        return status
+    }
+}
+
+/// Carries the reader into the command's task. The REPL awaits that task before reading again, so the reader is
+/// never used from two threads at once.
+private final class ReaderBox: @unchecked Sendable {
+    let reader: any LineReader
+    init(_ reader: any LineReader) { self.reader = reader }
+}

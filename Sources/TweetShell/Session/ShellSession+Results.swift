@@ -1,0 +1,110 @@
+import Foundation
+import TweetKit
+
+extension ShellSession {
+    /// `show <n|id|url>`: one tweet in full.
+    func show(_ reference: TweetReference) async -> CommandStatus {
+        guard let item = await resolve(reference) else { return .failed }
+        let renderer = DetailRenderer(width: display.current().width, style: output.style)
+        output.lines(renderer.lines(for: item))
+        return .ok
+    }
+
+    /// `thread <n|id>`: the conversation, oldest first; it becomes the current result list.
+    func thread(_ reference: TweetReference) async -> CommandStatus {
+        guard let item = await resolve(reference) else { return .failed }
+        let conversation = item.tweet.conversationID ?? item.tweet.id
+        spinner.start("loading the thread…")
+        defer { spinner.stop() }
+        do {
+            let page: Page
+            if sources.current == .x, let api = sources.api {
+                page = try await api.conversation(id: conversation, cursor: nil, limit: 100)
+            } else {
+                page = try await store.conversation(id: conversation, cursor: nil, limit: 200)
+            }
+            var ordered = page
+            ordered.tweets.sort { $0.id < $1.id }
+            if !ordered.tweets.contains(where: { $0.id == conversation }), let root = page.tweet(conversation) {
+                ordered.tweets.insert(root, at: 0)
+            }
+            var list = ResultList(sourceName: sources.current.rawValue)
+            let added = list.append(ordered)
+            guard !added.isEmpty else {
+                output.note("no other tweets of this conversation are known; try 'source x' to ask the API")
+                return .ok
+            }
+            viewModel.adopt(list)
+            output.note("thread \(conversation): \(added.count) tweet\(added.count == 1 ? "" : "s"), oldest first")
+            printer.printResults(added, list: list, note: nil, warnings: [], settings: display.current())
+            return .ok
+        } catch is CancellationError {
+            output.note("cancelled")
+            return .failed
+        } catch {
+            output.error(ErrorText.describe(error))
+            return .failed
+        }
+    }
+
+    /// `open <n>`: prints the URL and hands it to xdg-open when that exists and we are on a terminal.
+    func open(_ number: Int) -> CommandStatus {
+        guard let item = viewModel.results.item(number) else {
+            output.error(noSuchResult(number))
+            return .failed
+        }
+        output.line(item.url)
+        if isInteractive, let opener = Self.executable(named: "xdg-open", environment: environment) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: opener)
+            process.arguments = [item.url]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try? process.run()
+        }
+        return .ok
+    }
+
+    /// The item a reference names: from the current results, else looked up locally, else from the API.
+    func resolve(_ reference: TweetReference) async -> ResultItem? {
+        let list = viewModel.results
+        switch reference {
+        case .index(let number):
+            guard let item = list.item(number) else {
+                output.error(noSuchResult(number))
+                return nil
+            }
+            return item
+        case .id(let id):
+            if let item = list.items.first(where: { $0.tweet.id == id }) { return item }
+            do {
+                var page = try await store.lookup(ids: [id])
+                if page.tweets.isEmpty, let api = sources.api {
+                    page = try await api.lookup(ids: [id])
+                }
+                guard let item = ResultBuilder.items(from: page, startingAt: 0).first else {
+                    output.error("tweet \(id) is not in the local store\(sources.api == nil ? "; with 'auth' it can be fetched from the API" : " nor available from the API")")
+                    return nil
+                }
+                return item
+            } catch {
+                output.error(ErrorText.describe(error))
+                return nil
+            }
+        }
+    }
+
+    func noSuchResult(_ number: Int) -> String {
+        let count = viewModel.results.items.count
+        if count == 0 { return "no results yet: search first, e.g. search swift" }
+        return "no result \(number): the list has \(count)\(viewModel.results.nextCursor != nil ? " (more loads the next page)" : "")"
+    }
+
+    static func executable(named name: String, environment: [String: String]) -> String? {
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,135 @@
+import StreamCore
+import StreamTesting
+import XCTest
+
+final class CombineLatestTests: XCTestCase {
+    func testEmitsOnlyOnceEachHasAValueThenOnEveryChange() {
+        let a = PassthroughSubject<Int, S2Error>()
+        let b = PassthroughSubject<String, S2Error>()
+        let tracker = TrackingSubscriber<String, S2Error>()
+        a.combineLatest(b) { "\($0)\($1)" }.subscribe(tracker)
+        a.send(1)
+        a.send(2)
+        b.send("x")
+        a.send(3)
+        b.send("y")
+        XCTAssertEqual(tracker.values, ["2x", "3x", "3y"])
+    }
+
+    func testFinishesWhenAllFinishAndFailsAtFirstFailure() {
+        let a = PassthroughSubject<Int, S2Error>()
+        let b = ManualPublisher<Int, S2Error>()
+        let tracker = TrackingSubscriber<(Int, Int), S2Error>()
+        a.combineLatest(b).subscribe(tracker)
+        a.send(completion: .finished)
+        XCTAssertNil(tracker.completion)
+        b.send(completion: .finished)
+        XCTAssertEqual(tracker.isFinished, true)
+
+        let c = ManualPublisher<Int, S2Error>()
+        let d = ManualPublisher<Int, S2Error>()
+        let failing = TrackingSubscriber<(Int, Int), S2Error>()
+        c.combineLatest(d).subscribe(failing)
+        c.send(completion: .failure(S2Error(6)))
+        XCTAssertEqual(failing.failure, S2Error(6))
+        XCTAssertEqual(d.cancelCount, 1)
+    }
+
+    func testDemandIsForwardedAndCombinationsWaitForDemand() {
+        let a = ManualPublisher<Int, Never>()
+        let b = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        a.combineLatest(b, +).subscribe(tracker)
+        XCTAssertEqual(a.requests, [.max(1)])
+        XCTAssertEqual(b.requests, [.max(1)])
+        _ = a.send(1)
+        _ = b.send(10)
+        XCTAssertEqual(tracker.values, [11])
+        _ = a.send(2)
+        XCTAssertEqual(tracker.values, [11], "no demand: nothing sent")
+        tracker.request(.max(1))
+        XCTAssertEqual(tracker.values, [11, 12], "the latest combination is sent once demand arrives")
+    }
+
+    func testThreeAndFourWay() {
+        let three = TrackingSubscriber<Int, Never>()
+        Just(1).combineLatest(Just(2), Just(3)) { $0 + $1 + $2 }.subscribe(three)
+        XCTAssertTrue(three.saw([6], .finished))
+        let four = TrackingSubscriber<Int, Never>()
+        Just(1).combineLatest(Just(2), Just(3), [4, 5].publisher) { $0 + $1 + $2 + $3 }.subscribe(four)
+        XCTAssertTrue(four.saw([10, 11], .finished))
+    }
+
+    func testCancelCancelsUpstreams() {
+        let a = ManualPublisher<Int, Never>()
+        let b = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<(Int, Int), Never>()
+        a.combineLatest(b).subscribe(tracker)
+        tracker.cancel()
+        XCTAssertEqual([a.cancelCount, b.cancelCount], [1, 1])
+        _ = a.send(1)
+        _ = b.send(1)
+        XCTAssertTrue(tracker.values.isEmpty)
+    }
+}
+
+final class ZipTests: XCTestCase {
+    func testPairsInOrder() {
+        let a = PassthroughSubject<Int, S2Error>()
+        let b = PassthroughSubject<String, S2Error>()
+        let tracker = TrackingSubscriber<String, S2Error>()
+        a.zip(b) { "\($0)\($1)" }.subscribe(tracker)
+        a.send(1)
+        a.send(2)
+        b.send("x")
+        a.send(3)
+        b.send("y")
+        XCTAssertEqual(tracker.values, ["1x", "2y"])
+    }
+
+    func testFinishesWhenAFinishedUpstreamHasNothingLeftToPair() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        a.zip(b, +).subscribe(tracker)
+        a.send(1)
+        a.send(2)
+        a.send(completion: .finished)
+        XCTAssertNil(tracker.completion, "a still has values to pair")
+        _ = b.send(10)
+        XCTAssertNil(tracker.completion)
+        _ = b.send(20)
+        XCTAssertTrue(tracker.saw([11, 22], .finished))
+        XCTAssertEqual(b.cancelCount, 1)
+    }
+
+    func testFailsAtFirstFailure() {
+        let a = ManualPublisher<Int, S2Error>()
+        let b = ManualPublisher<Int, S2Error>()
+        let tracker = TrackingSubscriber<(Int, Int), S2Error>()
+        a.zip(b).subscribe(tracker)
+        b.send(completion: .failure(S2Error(8)))
+        XCTAssertEqual(tracker.failure, S2Error(8))
+        XCTAssertEqual(a.cancelCount, 1)
+    }
+
+    func testDemandForwardedToEachUpstream() {
+        let a = ManualPublisher<Int, Never>()
+        let b = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(2))
+        a.zip(b).subscribe(tracker)
+        XCTAssertEqual(a.requests, [.max(2)])
+        XCTAssertEqual(b.requests, [.max(2)])
+        tracker.request(.max(1))
+        XCTAssertEqual(a.requests, [.max(2), .max(1)])
+    }
+
+    func testThreeAndFourWay() {
+        let three = TrackingSubscriber<Int, Never>()
+        [1, 2].publisher.zip([10, 20].publisher, [100].publisher) { $0 + $1 + $2 }.subscribe(three)
+        XCTAssertTrue(three.saw([111], .finished))
+        let four = TrackingSubscriber<Int, Never>()
+        [1, 2].publisher.zip([1, 2].publisher, [1, 2].publisher, [1, 2].publisher) { $0 + $1 + $2 + $3 }.subscribe(four)
+        XCTAssertTrue(four.saw([4, 8], .finished))
+    }
+}

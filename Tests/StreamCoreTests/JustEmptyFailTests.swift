@@ -1,0 +1,53 @@
+import StreamCore
+import XCTest
+
+final class JustEmptyFailTests: XCTestCase {
+    func testJustWaitsForDemandThenSendsValueAndFinishes() {
+        let recorder = S1Recorder<Int, Never>(initialDemand: .none)
+        Just(5).subscribe(recorder)
+        XCTAssertEqual(recorder.subscriptionCount, 1)
+        XCTAssertEqual(recorder.values, [])
+        XCTAssertTrue(recorder.completions.isEmpty)
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [5])
+        XCTAssertTrue(recorder.isFinished)
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [5], "a second request sends nothing more")
+    }
+
+    func testJustCancelledBeforeDemandSendsNothing() {
+        let recorder = S1Recorder<Int, Never>(initialDemand: .none)
+        Just(5).subscribe(recorder)
+        recorder.cancel()
+        recorder.request(.unlimited)
+        XCTAssertEqual(recorder.values, [])
+        XCTAssertTrue(recorder.completions.isEmpty)
+    }
+
+    func testJustIsEquatable() {
+        XCTAssertEqual(Just(1), Just(1))
+        XCTAssertNotEqual(Just(1), Just(2))
+    }
+
+    func testEmptyFinishesImmediatelyOrNever() {
+        let now = S1Recorder<Int, S1Error>(initialDemand: .none)
+        Empty<Int, S1Error>().subscribe(now)
+        XCTAssertEqual(now.subscriptionCount, 1)
+        XCTAssertTrue(now.isFinished)
+
+        let never = S1Recorder<Int, S1Error>()
+        Empty(completeImmediately: false, outputType: Int.self, failureType: S1Error.self).subscribe(never)
+        XCTAssertEqual(never.subscriptionCount, 1)
+        XCTAssertTrue(never.completions.isEmpty)
+        XCTAssertEqual(Empty<Int, Never>(), Empty<Int, Never>())
+        XCTAssertNotEqual(Empty<Int, Never>(), Empty<Int, Never>(completeImmediately: false))
+    }
+
+    func testFailSendsErrorWithoutDemand() {
+        let recorder = S1Recorder<String, S1Error>(initialDemand: .none)
+        Fail<String, S1Error>(error: S1Error(code: 3)).subscribe(recorder)
+        XCTAssertEqual(recorder.subscriptionCount, 1)
+        XCTAssertEqual(recorder.failure(), S1Error(code: 3))
+        XCTAssertEqual(Fail(outputType: Int.self, failure: S1Error()), Fail<Int, S1Error>(error: S1Error()))
+    }
+}

@@ -1,0 +1,169 @@
+import StreamCore
+import XCTest
+
+private final class SearchModel: ObservableObject {
+    @Published var query = ""
+    @Published var results: [String] = []
+    var plain = 0
+}
+
+private class BaseModel: ObservableObject {
+    @Published var base = 0
+}
+
+private final class DerivedModel: BaseModel {
+    @Published var derived = 0
+}
+
+private final class CustomPublisherModel: ObservableObject {
+    let objectWillChange = ObservableObjectPublisher()
+    @Published var value = 0
+}
+
+private final class NotObservable {
+    @Published var value = 1
+}
+
+final class PublishedTests: XCTestCase {
+    func testProjectedPublisherSendsCurrentThenNewValuesInWillSet() {
+        let model = SearchModel()
+        var seen: [(String, String)] = []
+        let c = model.$query.sink { newValue in
+            seen.append((newValue, model.query))
+        }
+        model.query = "swift"
+        XCTAssertEqual(seen.map(\.0), ["", "swift"])
+        XCTAssertEqual(seen.map(\.1), ["", ""], "the stored value changes after subscribers are told")
+        XCTAssertEqual(model.query, "swift")
+        _ = c
+    }
+
+    func testObjectWillChangeFiresBeforeTheChange() {
+        let model = SearchModel()
+        var snapshots: [String] = []
+        let c = model.objectWillChange.sink { snapshots.append(model.query) }
+        model.query = "a"
+        model.results = ["x"]
+        model.plain = 5
+        XCTAssertEqual(snapshots, ["", "a"], "fires once per @Published change, before it")
+        _ = c
+    }
+
+    func testObjectWillChangeIsTheSamePublisherEachTime() {
+        let model = SearchModel()
+        XCTAssertTrue(model.objectWillChange === model.objectWillChange)
+        XCTAssertFalse(model.objectWillChange === SearchModel().objectWillChange)
+    }
+
+    func testObjectWillChangeOrderedBeforeProjectedPublisher() {
+        let model = SearchModel()
+        var log: [String] = []
+        let a = model.$query.dropFirstForTest().sink { log.append("value \($0)") }
+        let b = model.objectWillChange.sink { log.append("will change") }
+        model.query = "q"
+        XCTAssertEqual(log, ["will change", "value q"])
+        _ = (a, b)
+    }
+
+    func testSubclassPropertiesShareTheObjectPublisher() {
+        let model = DerivedModel()
+        var count = 0
+        let c = model.objectWillChange.sink { count += 1 }
+        model.base = 1
+        model.derived = 2
+        XCTAssertEqual(count, 2)
+        _ = c
+    }
+
+    func testDeclaredObservableObjectPublisherIsUsed() {
+        let model = CustomPublisherModel()
+        var count = 0
+        let c = model.objectWillChange.sink { count += 1 }
+        model.value = 1
+        XCTAssertEqual(count, 1)
+        _ = c
+    }
+
+    func testPublishedWorksInPlainClasses() {
+        let object = NotObservable()
+        var values: [Int] = []
+        let c = object.$value.sink { values.append($0) }
+        object.value = 2
+        XCTAssertEqual(values, [1, 2])
+        _ = c
+    }
+
+    func testAssignToPublishedRepublishesAndLivesWithTheProperty() {
+        let model = SearchModel()
+        let source = PassthroughSubject<[String], Never>()
+        source.assign(to: &model.$results)
+        var changes = 0
+        let c = model.objectWillChange.sink { changes += 1 }
+        source.send(["a"])
+        XCTAssertEqual(model.results, ["a"])
+        XCTAssertEqual(changes, 1, "values assigned through $property announce the change too")
+        _ = c
+    }
+
+    func testAssignToPublishedEndsWhenTheObjectGoes() {
+        let source = PassthroughSubject<[String], Never>()
+        weak var weakModel: SearchModel?
+        do {
+            let model = SearchModel()
+            weakModel = model
+            source.assign(to: &model.$results)
+            source.send(["x"])
+            XCTAssertEqual(model.results, ["x"])
+        }
+        XCTAssertNil(weakModel, "the subscription does not keep the object alive")
+        source.send(["y"])
+    }
+
+    func testAssignToOnRetainsObjectUntilCompletion() {
+        final class Target {
+            var value = 0
+        }
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakTarget: Target?
+        var cancellable: AnyCancellable?
+        do {
+            let target = Target()
+            weakTarget = target
+            cancellable = subject.assign(to: \.value, on: target)
+        }
+        subject.send(5)
+        XCTAssertEqual(weakTarget?.value, 5, "retained while subscribed")
+        subject.send(completion: .finished)
+        XCTAssertNil(weakTarget, "released at completion")
+        _ = cancellable
+    }
+
+    func testAssignToOnReleasesObjectOnCancel() {
+        final class Target {
+            var value = 0
+        }
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakTarget: Target?
+        var cancellable: AnyCancellable?
+        do {
+            let target = Target()
+            weakTarget = target
+            cancellable = subject.assign(to: \.value, on: target)
+        }
+        XCTAssertNotNil(weakTarget)
+        cancellable?.cancel()
+        XCTAssertNil(weakTarget)
+        subject.send(1)
+    }
+}
+
+private extension Publisher {
+    /// Skips the current value a CurrentValueSubject-like publisher sends on subscription.
+    func dropFirstForTest() -> Publishers.Filter<Self> {
+        var first = true
+        return filter { _ in
+            defer { first = false }
+            return !first
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import XCTest
+@testable import TweetShell
+
+final class LaunchOptionsTests: XCTestCase {
+    func testScriptAndOneShotForms() throws {
+        XCTAssertEqual(try LaunchOptions.parse(["-c", "search swift; more"]).script, "search swift; more")
+        let oneShot = try LaunchOptions.parse(["search", "swift", "lang:en", "--json"])
+        XCTAssertEqual(oneShot.oneShot, "search swift lang:en")
+        XCTAssertTrue(oneShot.json)
+        XCTAssertEqual(try LaunchOptions.parse(["search", "async await"]).oneShot, "search \"async await\"")
+        XCTAssertEqual(try LaunchOptions.parse(["search", "--limit", "5", "swift"]).oneShot, "search --limit 5 swift")
+    }
+
+    func testOptions() throws {
+        let options = try LaunchOptions.parse(["--color", "never", "--source", "local", "--store", "/tmp/s.sqlite"])
+        XCTAssertEqual(options.color, "never")
+        XCTAssertEqual(options.source, .local)
+        XCTAssertEqual(options.storePath, "/tmp/s.sqlite")
+        XCTAssertNil(options.oneShot)
+    }
+
+    func testUsageErrors() {
+        XCTAssertThrowsError(try LaunchOptions.parse(["--colour", "purple"])) {
+            XCTAssertEqual(($0 as? CommandError)?.message, "--color takes auto, always or never, not 'purple'")
+        }
+        XCTAssertThrowsError(try LaunchOptions.parse(["--bogus"]))
+        XCTAssertThrowsError(try LaunchOptions.parse(["-c"]))
+        XCTAssertThrowsError(try LaunchOptions.parse(["-c", "more", "search", "x"]))
+    }
+}

@@ -1,0 +1,82 @@
+import XCTest
+import TweetKit
+@testable import TweetShell
+
+final class ShellCommandTests: XCTestCase {
+    func testSearchKeepsTheQueryRawWithQuotesAndOperators() throws {
+        let command = try ShellCommand.parse(#"search --limit 50 --sort relevancy "async await" lang:en -is:retweet"#)
+        XCTAssertEqual(command, .search(SearchOptions(query: #""async await" lang:en -is:retweet"#, limit: 50, sort: .relevancy)))
+    }
+
+    func testSearchFlags() throws {
+        let command = try ShellCommand.parse("search --source x --archive --new --refresh from:swiftlang")
+        XCTAssertEqual(command, .search(SearchOptions(query: "from:swiftlang", source: .x, fullArchive: true, newOnly: true, refresh: true)))
+    }
+
+    func testFlagsMayFollowTheQuery() throws {
+        let command = try ShellCommand.parse(#"search "exact phrase"  lang:en --limit 5 -is:retweet --new"#)
+        XCTAssertEqual(command, .search(SearchOptions(query: #""exact phrase" lang:en -is:retweet"#, limit: 5, newOnly: true)))
+    }
+
+    func testSearchErrorsNameTheColumn() {
+        XCTAssertEqual(parseError("search --limit 0 swift"), CommandError("--limit takes a number from 1 to 500, found '0'", column: 16))
+        XCTAssertEqual(parseError("search --bogus swift"), CommandError("unknown option '--bogus' for search", column: 8))
+        XCTAssertEqual(parseError("search"), CommandError("search needs a query, e.g. search swift lang:en", column: 7))
+        XCTAssertEqual(parseError("search \"unclosed"), CommandError("unclosed quote", column: 8))
+    }
+
+    func testReferences() throws {
+        XCTAssertEqual(try ShellCommand.parse("show 27"), .show(.index(27)))
+        XCTAssertEqual(try ShellCommand.parse("show 1460323737035677698"), .show(.id(1460323737035677698)))
+        XCTAssertEqual(try ShellCommand.parse("thread https://x.com/someone/status/1460323737035677698?s=20"),
+                       .thread(.id(1460323737035677698)))
+        XCTAssertEqual(parseError("show abc"), CommandError("expected a result number, tweet id or tweet URL, found 'abc'", column: 6))
+        XCTAssertEqual(parseError("show 3 4"), CommandError("unexpected '4' after show", column: 8))
+    }
+
+    func testOtherCommands() throws {
+        XCTAssertEqual(try ShellCommand.parse("more"), .more(count: nil))
+        XCTAssertEqual(try ShellCommand.parse("more 40"), .more(count: 40))
+        XCTAssertEqual(try ShellCommand.parse("user @swift_lang"), .user("swift_lang"))
+        XCTAssertEqual(try ShellCommand.parse("auth status"), .auth(.status))
+        XCTAssertEqual(try ShellCommand.parse("auth"), .auth(.interactive))
+        XCTAssertEqual(try ShellCommand.parse("history searches"), .history(searches: true))
+        XCTAssertEqual(try ShellCommand.parse("again 3 --new"), .again(3, new: true, refresh: false))
+        XCTAssertEqual(try ShellCommand.parse("source local"), .source(.local))
+        XCTAssertEqual(try ShellCommand.parse("export 'my results.csv'"), .export(path: "my results.csv", format: .csv))
+        XCTAssertEqual(try ShellCommand.parse("export out.txt --format flat"), .export(path: "out.txt", format: .flattenedJSONL))
+        XCTAssertEqual(try ShellCommand.parse("format json"), .format(.json))
+        XCTAssertEqual(try ShellCommand.parse("EXIT"), .quit)
+        XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))
+    }
+
+    func testUnknownCommandSuggestsTheNearest() {
+        XCTAssertEqual(parseError("serach swift")?.message, "unknown command 'serach'; did you mean 'search'?")
+        XCTAssertEqual(parseError("hist")?.message, "unknown command 'hist'; did you mean 'history'?")
+        XCTAssertEqual(parseError("xyzzy")?.message, "unknown command 'xyzzy'; type 'help' for the list")
+        XCTAssertEqual(parseError("  serach swift")?.column, 3)
+    }
+
+    func testStatementsSplitAtSemicolonsOutsideQuotes() {
+        XCTAssertEqual(CommandWords.statements(#"search "a; b"; more ;show 3;"#), [#"search "a; b""#, "more", "show 3"])
+    }
+
+    func testParserNeverCrashesOnArbitraryInput() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("search more show --limit --source 0123456789 \"';@#:-()日🙂\t\\")
+        for _ in 0..<5_000 {
+            let length = Int.random(in: 0..<40, using: &generator)
+            let line = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            _ = try? ShellCommand.parse(line)
+        }
+    }
+
+    private func parseError(_ line: String) -> CommandError? {
+        do {
+            _ = try ShellCommand.parse(line)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
