@@ -35,6 +35,7 @@ public struct Published<Value> {
     }
 
     /// Reads and writes the value of a class's property, announcing writes to the object first.
+    @inlinable
     public static subscript<EnclosingSelf: AnyObject>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -45,7 +46,9 @@ public struct Published<Value> {
         }
         set {
             let box = object[keyPath: storageKeyPath].box
-            box.resolveObjectWillChange(object)
+            if _slowPath(!box.resolved.load(ordering: .acquiring)) {
+                box.resolveSlowly(object)
+            }
             box.publish(newValue)
         }
     }
@@ -89,8 +92,8 @@ extension Published: @unchecked Sendable where Value: Sendable {}
 internal final class PublishedBox<Value>: @unchecked Sendable {
     @usableFromInline internal var value: Value
     @usableFromInline internal let subject: SubjectCore<Value, Never>
-    /// The enclosing object's change publisher, set once.
-    @usableFromInline internal let objectWillChange = AtomicLazyReference<ObservableObjectPublisher>()
+    /// The enclosing object's change publisher, set once and held at +1 until deinit.
+    @usableFromInline internal let objectWillChange = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
     /// Set once the enclosing object has been examined; it stays unset with no publisher for plain classes.
     @usableFromInline internal let resolved = Atomic<Bool>(false)
     /// Subscriptions made by `assign(to: &$property)`, kept for as long as the property lives.
@@ -107,15 +110,10 @@ internal final class PublishedBox<Value>: @unchecked Sendable {
         for assignment in assignments {
             assignment.cancel()
         }
+        objectWillChange.load(ordering: .acquiring)?.release()
     }
 
-    /// Finds the enclosing object's default change publisher, once per property.
-    @inlinable
-    internal func resolveObjectWillChange(_ object: AnyObject) {
-        guard !resolved.load(ordering: .acquiring) else { return }
-        resolveSlowly(object)
-    }
-
+    /// Finds the enclosing object's default change publisher; called on the property's first write.
     @usableFromInline
     internal func resolveSlowly(_ object: AnyObject) {
         if let observable = object as? any ObservableObject, let publisher = defaultPublisher(of: observable) {
@@ -126,13 +124,16 @@ internal final class PublishedBox<Value>: @unchecked Sendable {
 
     @usableFromInline
     internal func adopt(_ publisher: ObservableObjectPublisher) {
-        _ = objectWillChange.storeIfNil(publisher)
+        let retained = Unmanaged.passRetained(publisher)
+        if !objectWillChange.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
+            retained.release()
+        }
     }
 
     /// Announces the change, publishes the new value, then stores it: Combine's willSet order.
     @inlinable
     internal func publish(_ newValue: Value) {
-        objectWillChange.load()?.send()
+        objectWillChange.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.send() }
         subject.send(newValue, updatingCurrentValue: true)
         value = newValue
     }
