@@ -1,0 +1,103 @@
+import Foundation
+import Dispatch
+import StreamCore
+import XCTest
+
+/// Subjects and sinks used from several threads at once. Meant to run under `--sanitize=thread` as well.
+final class SubjectConcurrencyTests: XCTestCase {
+    func testSubscribeCancelChurnWhileSending() {
+        let subject = PassthroughSubject<Int, Never>()
+        let delivered = S1Counter()
+        let stop = DispatchSemaphore(value: 0)
+        let sender = Thread {
+            var i = 0
+            while stop.wait(timeout: .now()) == .timedOut {
+                subject.send(i)
+                i += 1
+            }
+        }
+        sender.start()
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for _ in 0..<300 {
+                let c = subject.map { $0 + 1 }.sink { _ in delivered.increment() }
+                c.cancel()
+            }
+        }
+        stop.signal()
+        subject.send(completion: .finished)
+        XCTAssertLessThanOrEqual(delivered.maxConcurrent, 2)
+    }
+
+    func testCurrentValueSubjectRequestsRaceWithSends() {
+        for _ in 0..<50 {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            let recorder = LockedRecorder()
+            subject.subscribe(recorder)
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                if index == 0 {
+                    for _ in 0..<20 { recorder.request(.max(1)) }
+                } else {
+                    for i in 1...50 { subject.send(i) }
+                }
+            }
+            let values = recorder.values
+            XCTAssertLessThanOrEqual(values.count, 20, "never more than requested")
+            XCTAssertEqual(values.first, values.isEmpty ? nil : values.first)
+        }
+    }
+
+    func testCompletionRacesWithCancel() {
+        for _ in 0..<200 {
+            let subject = PassthroughSubject<Int, Never>()
+            let completions = S1Counter()
+            let c = SendableBox(subject.sink(receiveCompletion: { _ in completions.increment() }, receiveValue: { _ in }))
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 { subject.send(completion: .finished) } else { c.value.cancel() }
+            }
+            XCTAssertLessThanOrEqual(completions.value, 1)
+        }
+    }
+}
+
+/// A subscriber safe to drive from several threads: it records values under a lock and requests on demand.
+private final class LockedRecorder: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+    private let lock = NSLock()
+    private var subscription: (any Subscription)?
+    private var received: [Int] = []
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        self.subscription = subscription
+        lock.unlock()
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        lock.lock()
+        received.append(input)
+        lock.unlock()
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
+
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let subscription = self.subscription
+        lock.unlock()
+        subscription?.request(demand)
+    }
+
+    var values: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return received
+    }
+}
+
+/// Hands a value that is safe to share (here an AnyCancellable, whose cancel is thread-safe) to concurrent code.
+private struct SendableBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
