@@ -129,6 +129,57 @@ final class PassthroughSubjectTests: XCTestCase {
     }
 }
 
+extension PassthroughSubjectTests {
+    func testSubscriptionKeepsSubjectAndSubscriberUntilCancelled() {
+        var subscription: (any Subscription)?
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        weak var weakRecorder: S1Recorder<Int, Never>?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = S1Recorder<Int, Never>(initialDemand: .max(1))
+            weakSubject = subject
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        XCTAssertNotNil(weakSubject, "the subscription retains its subject, as in Combine")
+        XCTAssertNotNil(weakRecorder)
+        subscription?.cancel()
+        XCTAssertNil(weakSubject)
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testCompletionReleasesSubjectAndSubscriber() {
+        var subscription: (any Subscription)?
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        weak var weakRecorder: S1Recorder<Int, Never>?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = S1Recorder<Int, Never>(initialDemand: .max(1))
+            weakSubject = subject
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        weakSubject?.send(completion: .finished)
+        XCTAssertNil(weakSubject)
+        XCTAssertNil(weakRecorder)
+        _ = subscription
+    }
+
+    func testUpstreamSubscriptionsSurviveCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakUpstream: S1ManualSubscription?
+        do {
+            let upstream = S1ManualSubscription()
+            weakUpstream = upstream
+            subject.send(subscription: upstream)
+        }
+        subject.send(completion: .finished)
+        XCTAssertNotNil(weakUpstream, "kept until the subject goes, as in Combine")
+    }
+}
+
 /// A subscription that records what it is asked.
 final class S1ManualSubscription: Subscription, @unchecked Sendable {
     private(set) var requests: [Subscribers.Demand] = []

@@ -71,7 +71,7 @@ public struct Published<Value> {
         /// Attaches a subscriber; it receives the current value on its first request, then each new value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            box.subject.attach(subscriber)
+            box.subject.attach(subscriber, owner: nil)
         }
     }
 }

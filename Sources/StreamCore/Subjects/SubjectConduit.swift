@@ -28,6 +28,8 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     @usableFromInline internal let lock = Lock()
     @usableFromInline internal let isCurrentValue: Bool
     @usableFromInline @exclusivity(unchecked) internal var core: SubjectCore<Output, Failure>?
+    /// The subject object, kept alive by its subscriptions until they end.
+    @usableFromInline @exclusivity(unchecked) internal var owner: AnyObject?
     /// False once the subscriber has been cancelled or completed.
     @usableFromInline @exclusivity(unchecked) internal var active = true
     /// The subscriber's closures, held at +1 and called without retaining them; `nil` once released.
@@ -45,9 +47,11 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
         core: SubjectCore<Output, Failure>,
         receiveValue: @escaping (Output) -> Subscribers.Demand,
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-        isCurrentValue: Bool
+        isCurrentValue: Bool,
+        owner: AnyObject?
     ) {
         self.core = core
+        self.owner = owner
         handlers = Unmanaged.passRetained(SubjectConduitHandlers(receiveValue, receiveCompletion))
         self.needsCurrentValue = isCurrentValue
         self.isCurrentValue = isCurrentValue
@@ -198,12 +202,13 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     /// With the lock held: marks the subscription ended and forgets the subject and anything queued; returns the
     /// subject so that it is released after unlocking. The closures stay until no delivery is running.
     @usableFromInline
-    internal func end() -> SubjectCore<Output, Failure>? {
+    internal func end() -> (SubjectCore<Output, Failure>?, AnyObject?) {
         active = false
         pending = []
-        let core = self.core
-        self.core = nil
-        return core
+        let ended = (core, owner)
+        core = nil
+        owner = nil
+        return ended
     }
 
     /// With the lock held and nobody delivering: takes the closures out, returning them so they are released after
@@ -253,11 +258,12 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             lock.unlock()
             return
         }
-        let core = end()
+        let (core, owner) = end()
         let released = deliverer == 0 ? takeClosures() : nil
         lock.unlock()
         withExtendedLifetime(released) {}
         core?.detach(self)
+        withExtendedLifetime(owner) {}
     }
 }
 
