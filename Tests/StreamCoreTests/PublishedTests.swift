@@ -20,6 +20,24 @@ private final class CustomPublisherModel: ObservableObject {
     @Published var value = 0
 }
 
+private class NonObservableBase {
+    @Published var a = 0
+}
+
+private final class ObservableGeneric<A, B>: ObservableObject {
+    @Published var first: A
+    @Published var second: B
+
+    init(_ first: A, _ second: B) {
+        self.first = first
+        self.second = second
+    }
+}
+
+private final class ObservableOverNonObservableBase: NonObservableBase, ObservableObject {
+    @Published var c = 0
+}
+
 private final class NotObservable {
     @Published var value = 1
 }
@@ -82,6 +100,39 @@ final class PublishedTests: XCTestCase {
         model.value = 1
         XCTAssertEqual(count, 1)
         _ = c
+    }
+
+    func testGenericClassAssignsInInitAndAnnounces() {
+        let model = ObservableGeneric(1, "x")
+        var count = 0
+        let c = model.objectWillChange.sink { count += 1 }
+        model.first += 1
+        model.second.append("y")
+        XCTAssertEqual(count, 2, "a compound assignment announces once")
+        XCTAssertEqual(model.first, 2)
+        XCTAssertEqual(model.second, "xy")
+        _ = c
+    }
+
+    func testNonObservableBaseClassPropertiesAnnounceThroughDerivedObject() {
+        let model = ObservableOverNonObservableBase()
+        var count = 0
+        let c = model.objectWillChange.sink { count += 1 }
+        model.a += 1
+        model.c += 1
+        XCTAssertEqual(count, 2)
+        _ = c
+    }
+
+    func testPublishedDemandIsHonoured() {
+        let model = SearchModel()
+        let recorder = S1Recorder<String, Never>(initialDemand: .max(2))
+        model.$query.subscribe(recorder)
+        model.query = "a"
+        model.query = "b"
+        XCTAssertEqual(recorder.values, ["", "a"], "the current value counts against demand")
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, ["", "a", "b"], "the latest value is delivered on the next request")
     }
 
     func testPublishedWorksInPlainClasses() {
