@@ -1,4 +1,5 @@
 import StreamCore
+import StreamTesting
 import XCTest
 
 private final class SearchModel: ObservableObject {
@@ -126,7 +127,7 @@ final class PublishedTests: XCTestCase {
 
     func testPublishedDemandIsHonoured() {
         let model = SearchModel()
-        let recorder = S1Recorder<String, Never>(initialDemand: .max(2))
+        let recorder = TrackingSubscriber<String, Never>(initialDemand: .max(2))
         model.$query.subscribe(recorder)
         model.query = "a"
         model.query = "b"
