@@ -46,6 +46,33 @@ final class SubjectConcurrencyTests: XCTestCase {
         }
     }
 
+    func testCancelFromAnotherThreadDuringDeliveryReleasesClosuresAfterIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakToken: S1Token?
+        let received = S1Counter()
+        var holder: SendableBox<AnyCancellable>?
+        do {
+            let token = S1Token()
+            weakToken = token
+            let slot = CancellableSlot()
+            let cancellable = subject.sink { _ in
+                withExtendedLifetime(token) { received.increment() }
+                // Cancel from another thread while this delivery is still running, and wait for it.
+                let done = DispatchSemaphore(value: 0)
+                let box = SendableBox(slot)
+                Thread { box.value.cancellable?.cancel(); done.signal() }.start()
+                done.wait()
+            }
+            slot.cancellable = cancellable
+            holder = SendableBox(cancellable)
+        }
+        subject.send(1)
+        subject.send(2)
+        XCTAssertEqual(received.value, 1, "nothing is delivered after cancel returns")
+        XCTAssertNil(weakToken, "the delivering thread released the closures when it finished")
+        _ = holder
+    }
+
     func testCompletionRacesWithCancel() {
         for _ in 0..<200 {
             let subject = PassthroughSubject<Int, Never>()
@@ -94,6 +121,11 @@ private final class LockedRecorder: Subscriber, @unchecked Sendable {
         defer { lock.unlock() }
         return received
     }
+}
+
+/// Lets a sink's closure reach its own cancellable.
+private final class CancellableSlot: @unchecked Sendable {
+    weak var cancellable: AnyCancellable?
 }
 
 /// Hands a value that is safe to share (here an AnyCancellable, whose cancel is thread-safe) to concurrent code.

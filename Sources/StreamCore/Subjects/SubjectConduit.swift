@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,6 +7,16 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// The calling thread's identity, as a word whose low bit is free (thread handles are aligned pointers).
+@inlinable
+internal func currentThreadWord() -> UInt {
+    #if canImport(Darwin)
+    return UInt(bitPattern: pthread_self())
+    #else
+    return UInt(pthread_self())
+    #endif
+}
 
 /// One subscriber's subscription to a subject: it keeps that subscriber's demand and serializes calls to it.
 ///
@@ -35,8 +47,12 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     /// The subscriber's closures, held at +1 and called without retaining them; `nil` once released.
     @usableFromInline @exclusivity(unchecked) internal var handlers: Unmanaged<SubjectConduitHandlers<Output, Failure>>?
     @usableFromInline @exclusivity(unchecked) internal var demand = Subscribers.Demand.none
-    /// The thread delivering to the subscriber right now, or 0.
-    @usableFromInline @exclusivity(unchecked) internal var deliverer: pthread_t = 0
+    /// The thread delivering to the subscriber right now (0 if none), with the low bit set when that thread must look
+    /// at the queue or the end of the subscription before it stops delivering. Set under the lock; the deliverer
+    /// clears it without the lock when the bit is unset, which is the common case.
+    @usableFromInline internal let state = Atomic<UInt>(0)
+    /// Set once `demand` is unlimited, so the deliverer can skip the lock when its subscriber returns extra demand.
+    @usableFromInline internal let unlimitedDemand = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) internal var pending: [Pending] = []
     /// `CurrentValueSubject` only: the subscriber has not yet seen the latest value, so the next request delivers it.
     @usableFromInline @exclusivity(unchecked) internal var needsCurrentValue: Bool
@@ -78,14 +94,15 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             lock.unlock()
             return
         }
-        let me = pthread_self()
+        let me = currentThreadWord()
+        let current = state.load(ordering: .acquiring)
         let nested: Bool
-        if deliverer == 0 {
+        if current == 0 {
             nested = false
-        } else if pthread_equal(deliverer, me) != 0 {
+        } else if current & ~1 == me {
             nested = true
         } else {
-            pending.append(.value(value))
+            queueLocked(.value(value))
             lock.unlock()
             return
         }
@@ -98,24 +115,58 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
         }
         if demand != .unlimited { demand -= 1 }
         needsCurrentValue = false
-        deliverer = me
+        if !nested { state.store(me, ordering: .releasing) }
         lock.unlock()
         let more = receiveValue(value)
         if nested {
             if more != .none {
                 lock.lock()
-                demand += more
+                addDemandLocked(more)
                 lock.unlock()
             }
             return
         }
+        // Extra demand changes nothing once demand is unlimited (a filter returns `.max(1)` for each dropped value).
+        if more == .none || unlimitedDemand.load(ordering: .relaxed),
+            state.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing).exchanged
+        {
+            return
+        }
         lock.lock()
-        if more != .none { demand += more }
+        if more != .none { addDemandLocked(more) }
         if pending.isEmpty && active {
-            deliverer = 0
+            state.store(0, ordering: .releasing)
             lock.unlock()
         } else {
             finishDelivering()
+        }
+    }
+
+    /// With the lock held: adds demand, noting once it has become unlimited (it never goes back).
+    @inlinable
+    internal func addDemandLocked(_ more: Subscribers.Demand) {
+        demand += more
+        if demand == .unlimited { unlimitedDemand.store(true, ordering: .relaxed) }
+    }
+
+    /// With the lock held, while another thread delivers: queues the event and tells that thread to look at the queue.
+    @usableFromInline
+    internal func queueLocked(_ event: Pending) {
+        pending.append(event)
+        requestAttentionLocked()
+    }
+
+    /// With the lock held: sets the attention bit if someone is delivering, so that it checks the queue and `active`
+    /// before it stops. If the deliverer stopped meanwhile, there is nothing to do.
+    @usableFromInline
+    internal func requestAttentionLocked() {
+        var current = state.load(ordering: .acquiring)
+        while current != 0 && current & 1 == 0 {
+            let (done, now) = state.compareExchange(
+                expected: current, desired: current | 1, ordering: .acquiringAndReleasing
+            )
+            if done { return }
+            current = now
         }
     }
 
@@ -138,7 +189,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
                     lock.unlock()
                     let more = receiveValue(value)
                     lock.lock()
-                    if more != .none { demand += more }
+                    if more != .none { addDemandLocked(more) }
                 case .completion(let completion):
                     let core = end()
                     let finish = handlers.unsafelyUnwrapped.takeUnretainedValue().receiveCompletion
@@ -151,7 +202,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
                 }
             }
         }
-        deliverer = 0
+        state.store(0, ordering: .releasing)
         let released = active ? nil : takeClosures()
         lock.unlock()
         withExtendedLifetime(released) {}
@@ -170,7 +221,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
         lock.unlock()
         let more = receiveValue(current)
         lock.lock()
-        if more != .none { demand += more }
+        if more != .none { addDemandLocked(more) }
     }
 
     @usableFromInline
@@ -180,16 +231,17 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             lock.unlock()
             return
         }
-        let me = pthread_self()
-        if deliverer != 0 && pthread_equal(deliverer, me) == 0 {
-            pending.append(.completion(completion))
+        let me = currentThreadWord()
+        let current = state.load(ordering: .acquiring)
+        if current != 0 && current & ~1 != me {
+            queueLocked(.completion(completion))
             lock.unlock()
             return
         }
         let core = end()
         let finish = handlers.unsafelyUnwrapped.takeUnretainedValue().receiveCompletion
-        let outermost = deliverer == 0
-        if outermost { deliverer = me }
+        let outermost = current == 0
+        if outermost { state.store(me, ordering: .releasing) }
         lock.unlock()
         finish(completion)
         withExtendedLifetime(core) {}
@@ -205,6 +257,8 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     internal func end() -> (SubjectCore<Output, Failure>?, AnyObject?) {
         active = false
         pending = []
+        // A delivery in progress must release the closures when it stops.
+        requestAttentionLocked()
         let ended = (core, owner)
         core = nil
         owner = nil
@@ -228,23 +282,24 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             lock.unlock()
             return
         }
-        self.demand += demand
+        addDemandLocked(demand)
         let firstRequest = !hasRequested
         hasRequested = true
         if needsCurrentValue {
-            let me = pthread_self()
-            if deliverer == 0 {
-                deliverer = me
+            let me = currentThreadWord()
+            let current = state.load(ordering: .acquiring)
+            if current == 0 {
+                state.store(me, ordering: .releasing)
                 deliverCurrentValueLocked()
                 lock.unlock()
                 if firstRequest { core.downstreamDidRequest() }
                 lock.lock()
                 finishDelivering()
                 return
-            } else if pthread_equal(deliverer, me) != 0 {
+            } else if current & ~1 == me {
                 deliverCurrentValueLocked()
             } else {
-                pending.append(.currentValue)
+                queueLocked(.currentValue)
             }
         }
         lock.unlock()
@@ -259,7 +314,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             return
         }
         let (core, owner) = end()
-        let released = deliverer == 0 ? takeClosures() : nil
+        let released = state.load(ordering: .acquiring) == 0 ? takeClosures() : nil
         lock.unlock()
         withExtendedLifetime(released) {}
         core?.detach(self)
