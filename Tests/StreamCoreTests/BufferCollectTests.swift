@@ -139,6 +139,22 @@ final class SharingTests: XCTestCase {
         XCTAssertTrue(shared == shared)
     }
 
+    func testSharedPipelineOutlivesTheShareObject() {
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        do {
+            let shared = subject.map { $0 * 2 }.share()
+            shared.subscribe(tracker)
+        }
+        subject.send(4)
+        XCTAssertEqual(tracker.values, [8], "subscribers keep the connection, as in Combine")
+        tracker.cancel()
+        let late = TrackingSubscriber<Int, Never>()
+        subject.subscribe(late)
+        subject.send(5)
+        XCTAssertEqual(tracker.values, [8], "cancelled")
+    }
+
     func testMakeConnectableWaitsForConnect() {
         let subject = PassthroughSubject<Int, Never>()
         let connectable = subject.makeConnectable()

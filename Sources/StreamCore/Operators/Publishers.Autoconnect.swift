@@ -20,11 +20,7 @@ extension Publishers {
         /// The connectable publisher this operator connects.
         public let upstream: Upstream
 
-        private let lock = Lock()
-        private var connection: (any Cancellable)?
-        private var subscribers = 0
-        /// Bumped at each disconnect, so a late release from an older connection doesn't end a newer one.
-        private var epoch = 0
+        private let state = AutoconnectState()
 
         /// Creates the operator; prefer `autoconnect()`.
         public init(upstream: Upstream) {
@@ -33,40 +29,65 @@ extension Publishers {
 
         /// Attaches the subscriber to upstream, connecting if this is the first.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            lock.lock()
-            subscribers += 1
-            let shouldConnect = connection == nil && subscribers == 1
-            let currentEpoch = epoch
-            lock.unlock()
-            upstream.subscribe(AutoconnectInner(downstream: subscriber) { [weak self] in
-                self?.release(currentEpoch)
+            let (shouldConnect, epoch) = state.join()
+            // The subscriber's forwarder keeps the state (and so the connection) alive: the pipeline keeps working
+            // after this publisher is released, as in Combine, and stops when its last subscriber leaves.
+            let state = self.state
+            upstream.subscribe(AutoconnectInner(downstream: subscriber) {
+                state.leave(epoch)
             })
-            guard shouldConnect else { return }
-            let made = upstream.connect()
-            lock.lock()
-            let keep = epoch == currentEpoch && connection == nil && subscribers > 0
-            if keep { connection = made }
-            lock.unlock()
-            if !keep { made.cancel() }
+            if shouldConnect { state.connected(upstream.connect(), epoch: epoch) }
         }
+    }
+}
 
-        private func release(_ subscriberEpoch: Int) {
-            lock.lock()
-            guard subscriberEpoch == epoch else {
-                lock.unlock()
-                return
-            }
-            subscribers -= 1
-            guard subscribers == 0 else {
-                lock.unlock()
-                return
-            }
-            let ended = connection
-            connection = nil
-            epoch += 1
-            lock.unlock()
-            ended?.cancel()
+/// Autoconnect's shared bookkeeping: how many subscribers there are, and the connection they keep open.
+private final class AutoconnectState: @unchecked Sendable {
+    private let lock = Lock()
+    private var connection: (any Cancellable)?
+    private var connecting = false
+    private var subscribers = 0
+    /// Bumped at each disconnect, so a late leave from an older connection doesn't end a newer one.
+    private var epoch = 0
+
+    /// A subscriber arrives: whether it must connect, and the connection epoch it belongs to.
+    func join() -> (Bool, Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        subscribers += 1
+        let shouldConnect = connection == nil && !connecting
+        if shouldConnect { connecting = true }
+        return (shouldConnect, epoch)
+    }
+
+    func connected(_ made: any Cancellable, epoch connectedEpoch: Int) {
+        lock.lock()
+        let keep = epoch == connectedEpoch && subscribers > 0
+        if keep {
+            connection = made
+            connecting = false
         }
+        lock.unlock()
+        if !keep { made.cancel() }
+    }
+
+    func leave(_ subscriberEpoch: Int) {
+        lock.lock()
+        guard subscriberEpoch == epoch else {
+            lock.unlock()
+            return
+        }
+        subscribers -= 1
+        guard subscribers == 0 else {
+            lock.unlock()
+            return
+        }
+        let ended = connection
+        connection = nil
+        connecting = false
+        epoch += 1
+        lock.unlock()
+        ended?.cancel()
     }
 }
 
