@@ -27,6 +27,12 @@ public final class AnyCancellable: Cancellable, Hashable {
         }
     }
 
+    /// Wraps a class canceller with no dynamic cast (the public generic initializer needs one to tell classes apart).
+    @usableFromInline
+    internal init(object canceller: any Cancellable & AnyObject) {
+        object = canceller
+    }
+
     deinit {
         // No other reference exists during deinit.
         if !cancelled.load(ordering: .acquiring) {
