@@ -28,6 +28,21 @@ final class SubjectConcurrencyTests: XCTestCase {
         XCTAssertLessThanOrEqual(delivered.maxConcurrent, 2)
     }
 
+    func testNothingIsLeftQueuedWhenConcurrentSendersReturn() {
+        for round in 0..<20 {
+            let subject = PassthroughSubject<Int, Never>()
+            let counter = S1Counter()
+            let c = subject.filter { $0 % 3 != 0 || round % 2 == 0 }.sink { _ in counter.increment() }
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                for i in 0..<3_000 { subject.send(i) }
+            }
+            let expected = round % 2 == 0 ? 12_000 : 8_000
+            XCTAssertEqual(counter.value, expected, "every value sent has been delivered once all senders returned")
+            XCTAssertEqual(counter.maxConcurrent, 1)
+            _ = c
+        }
+    }
+
     func testCurrentValueSubjectRequestsRaceWithSends() {
         for _ in 0..<50 {
             let subject = CurrentValueSubject<Int, Never>(0)

@@ -47,9 +47,10 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     /// The subscriber's closures, held at +1 and called without retaining them; `nil` once released.
     @usableFromInline @exclusivity(unchecked) internal var handlers: Unmanaged<SubjectConduitHandlers<Output, Failure>>?
     @usableFromInline @exclusivity(unchecked) internal var demand = Subscribers.Demand.none
-    /// The thread delivering to the subscriber right now (0 if none), with the low bit set when that thread must look
-    /// at the queue or the end of the subscription before it stops delivering. Set under the lock; the deliverer
-    /// clears it without the lock when the bit is unset, which is the common case.
+    /// The thread delivering to the subscriber right now (0 if none), with bit 0 set when that thread must look at
+    /// the queue or the end of the subscription before it stops delivering, and bit 1 set once the subscription has
+    /// ended while nobody was delivering. Changed under the lock, except on the fast paths: with unlimited demand a
+    /// PassthroughSubject deliverer claims it from 0 and, unless bit 0 was set meanwhile, gives it back to 0.
     @usableFromInline internal let state = Atomic<UInt>(0)
     /// Set once `demand` is unlimited, so the deliverer can skip the lock when its subscriber returns extra demand.
     @usableFromInline internal let unlimitedDemand = Atomic<Bool>(false)
@@ -89,20 +90,36 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
 
     @inlinable
     internal func offer(_ value: Output) {
+        // Fast path: nobody delivering, not ended and demand unlimited (so there is nothing to count) — claim the
+        // delivery with one atomic exchange. CurrentValueSubject conduits always take the lock, since a value can be
+        // owed to them.
+        if !isCurrentValue && unlimitedDemand.load(ordering: .acquiring) {
+            let me = currentThreadWord()
+            if state.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged {
+                _ = receiveValue(value)
+                if state.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+                    return
+                }
+                lock.lock()
+                finishDelivering()
+                return
+            }
+        }
         lock.lock()
         guard active else {
             lock.unlock()
             return
         }
         let me = currentThreadWord()
-        let current = state.load(ordering: .acquiring)
         let nested: Bool
-        if current == 0 {
+        switch claimLocked(me) {
+        case .claimed:
             nested = false
-        } else if current & ~1 == me {
+        case .nested:
             nested = true
-        } else {
-            queueLocked(.value(value))
+        case .busy:
+            // Another thread is delivering and has been told to look at the queue before it stops.
+            pending.append(.value(value))
             lock.unlock()
             return
         }
@@ -110,12 +127,15 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             // A subject drops what its subscriber has not asked for; a CurrentValueSubject subscriber then gets
             // the latest value on its next request instead.
             if isCurrentValue { needsCurrentValue = true }
-            lock.unlock()
+            if nested {
+                lock.unlock()
+            } else {
+                finishDelivering()
+            }
             return
         }
         if demand != .unlimited { demand -= 1 }
         needsCurrentValue = false
-        if !nested { state.store(me, ordering: .releasing) }
         lock.unlock()
         let more = receiveValue(value)
         if nested {
@@ -149,23 +169,38 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
         if demand == .unlimited { unlimitedDemand.store(true, ordering: .relaxed) }
     }
 
-    /// With the lock held, while another thread delivers: queues the event and tells that thread to look at the queue.
+    /// What `claimLocked` found.
     @usableFromInline
-    internal func queueLocked(_ event: Pending) {
-        pending.append(event)
-        requestAttentionLocked()
+    internal enum Claim {
+        /// Nobody was delivering: this thread is now the deliverer.
+        case claimed
+        /// This thread is already delivering (a reentrant call).
+        case nested
+        /// Another thread is delivering; it has been told to look at the queue before it stops.
+        case busy
     }
 
-    /// With the lock held: sets the attention bit if someone is delivering, so that it checks the queue and `active`
-    /// before it stops. If the deliverer stopped meanwhile, there is nothing to do.
-    @usableFromInline
-    internal func requestAttentionLocked() {
+    /// With the lock held and the subscription active: becomes the deliverer if nobody is, or sets the attention bit
+    /// of the thread that is, so that whatever the caller queues next is delivered by it. Either the deliverer sees
+    /// the bit when it tries to stop, or it had stopped and this thread claims the delivery instead: nothing queued
+    /// is ever left behind.
+    @inlinable
+    internal func claimLocked(_ me: UInt) -> Claim {
         var current = state.load(ordering: .acquiring)
-        while current != 0 && current & 1 == 0 {
-            let (done, now) = state.compareExchange(
-                expected: current, desired: current | 1, ordering: .acquiringAndReleasing
-            )
-            if done { return }
+        while true {
+            let deliverer = current & ~3
+            let desired: UInt
+            if deliverer == 0 {
+                desired = me
+            } else if deliverer == me {
+                return .nested
+            } else if current & 1 != 0 {
+                return .busy
+            } else {
+                desired = current | 1
+            }
+            let (done, now) = state.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if done { return deliverer == 0 ? .claimed : .busy }
             current = now
         }
     }
@@ -202,11 +237,15 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
                 }
             }
         }
-        state.store(0, ordering: .releasing)
+        state.store(active ? 0 : Self.endedBit, ordering: .releasing)
         let released = active ? nil : takeClosures()
         lock.unlock()
         withExtendedLifetime(released) {}
     }
+
+    /// Bit 1 of `state`: the subscription ended while nobody was delivering.
+    @inlinable
+    internal static var endedBit: UInt { 2 }
 
     /// With the lock held and this thread the deliverer: sends the current value if it is still owed.
     @usableFromInline
@@ -231,17 +270,19 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             lock.unlock()
             return
         }
-        let me = currentThreadWord()
-        let current = state.load(ordering: .acquiring)
-        if current != 0 && current & ~1 != me {
-            queueLocked(.completion(completion))
+        let outermost: Bool
+        switch claimLocked(currentThreadWord()) {
+        case .claimed:
+            outermost = true
+        case .nested:
+            outermost = false
+        case .busy:
+            pending.append(.completion(completion))
             lock.unlock()
             return
         }
         let core = end()
         let finish = handlers.unsafelyUnwrapped.takeUnretainedValue().receiveCompletion
-        let outermost = current == 0
-        if outermost { state.store(me, ordering: .releasing) }
         lock.unlock()
         finish(completion)
         withExtendedLifetime(core) {}
@@ -257,8 +298,16 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     internal func end() -> (SubjectCore<Output, Failure>?, AnyObject?) {
         active = false
         pending = []
-        // A delivery in progress must release the closures when it stops.
-        requestAttentionLocked()
+        // A delivery in progress must release the closures when it stops; with none, block the fast path for good.
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let desired = current & ~Self.endedBit == 0 ? Self.endedBit : current | 1
+            let (done, now) = state.compareExchange(
+                expected: current, desired: desired, ordering: .acquiringAndReleasing
+            )
+            if done { break }
+            current = now
+        }
         let ended = (core, owner)
         core = nil
         owner = nil
@@ -286,20 +335,18 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
         let firstRequest = !hasRequested
         hasRequested = true
         if needsCurrentValue {
-            let me = currentThreadWord()
-            let current = state.load(ordering: .acquiring)
-            if current == 0 {
-                state.store(me, ordering: .releasing)
+            switch claimLocked(currentThreadWord()) {
+            case .claimed:
                 deliverCurrentValueLocked()
                 lock.unlock()
                 if firstRequest { core.downstreamDidRequest() }
                 lock.lock()
                 finishDelivering()
                 return
-            } else if current & ~1 == me {
+            case .nested:
                 deliverCurrentValueLocked()
-            } else {
-                queueLocked(.currentValue)
+            case .busy:
+                pending.append(.currentValue)
             }
         }
         lock.unlock()
@@ -314,7 +361,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             return
         }
         let (core, owner) = end()
-        let released = state.load(ordering: .acquiring) == 0 ? takeClosures() : nil
+        let released = state.load(ordering: .acquiring) & ~Self.endedBit == 0 ? takeClosures() : nil
         lock.unlock()
         withExtendedLifetime(released) {}
         core?.detach(self)
