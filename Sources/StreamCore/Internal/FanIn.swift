@@ -6,19 +6,10 @@
 /// one-at-a-time child), and its child is asked again when it has been delivered.
 @usableFromInline
 internal struct FanInStateMachine<Output, Failure: Error> {
-    @usableFromInline
-    internal enum ChildDemand { case idle, one, unlimited }
-
-    @usableFromInline
-    internal struct Child {
-        @usableFromInline var subscription: (any Subscription)?
-        @usableFromInline var demand: ChildDemand = .idle
-        @usableFromInline var queued = 0
-        @inlinable init() {}
-    }
+    @usableFromInline typealias Child = FanInChildState
 
     @usableFromInline internal var queue = DeliveryQueue<Output, Failure>()
-    @usableFromInline internal var children: [Int: Child] = [:]
+    @usableFromInline internal var children = ChildTable()
     @usableFromInline internal var nextChildID = 0
     @usableFromInline internal var outer: (any Subscription)?
     @usableFromInline internal var outerFinished: Bool
@@ -37,7 +28,7 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         if queue.isClosed { return nil }
         let id = nextChildID
         nextChildID += 1
-        children[id] = Child()
+        children.insert(id, Child())
         return id
     }
 
@@ -138,7 +129,7 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         }
         outer = nil
         outerFinished = true
-        children = [:]
+        children = ChildTable()
         if let failure {
             if queue.pendingCompletion != nil { return (toCancel, .idle) }
             return (toCancel, queue.complete(.failure(failure), flush: false))
@@ -156,14 +147,28 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         if queue.isClosed { return ([], step) }
         var asks: [(any Subscription, Subscribers.Demand)] = []
         let unlimited = queue.demand == .unlimited
-        for (id, var child) in children where child.demand == .idle && child.queued == 0 {
-            guard let subscription = child.subscription else { continue }
+        for id in children.ids {
+            guard var child = children[id], child.demand == .idle, child.queued == 0,
+                let subscription = child.subscription else { continue }
             child.demand = unlimited ? .unlimited : .one
             children[id] = child
             asks.append((subscription, unlimited ? .unlimited : .max(1)))
         }
         return (asks, step)
     }
+}
+
+/// What a fan-in knows about one child. Not nested in the generic state machine, so that copying it needs no
+/// generic value witnesses on the hot path.
+@usableFromInline
+internal enum FanInChildDemand { case idle, one, unlimited }
+
+@usableFromInline
+internal struct FanInChildState {
+    @usableFromInline var subscription: (any Subscription)?
+    @usableFromInline var demand: FanInChildDemand = .idle
+    @usableFromInline var queued = 0
+    @inlinable init() {}
 }
 
 /// The storage behind flatMap and merge: the state machine behind a lock, and the downstream it serializes calls to.
@@ -173,8 +178,9 @@ internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomS
     @usableFromInline typealias Step = DeliveryQueue<Downstream.Input, Downstream.Failure>.Step
 
     @usableFromInline internal let lock = Lock()
-    @usableFromInline internal var machine: Machine
-    @usableFromInline internal var downstream: Downstream?
+    // Only touched under `lock`, so the runtime's exclusivity checks would be pure cost.
+    @usableFromInline @exclusivity(unchecked) internal var machine: Machine
+    @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
     @usableFromInline internal let name: String
 
     @inlinable
@@ -372,5 +378,72 @@ internal struct FanInChild<Downstream: Subscriber>: Subscriber, CustomStringConv
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
         storage.childCompleted(id, completion)
+    }
+}
+
+/// The children of a fan-in, keyed by number. The most recent child lives outside the dictionary: with flatMap over
+/// publishers that finish at once (`Just`), every child is born, served and removed there without hashing.
+@usableFromInline
+internal struct ChildTable {
+    @usableFromInline typealias Child = FanInChildState
+
+    @usableFromInline internal var recentID = -1
+    @usableFromInline internal var recent: Child?
+    @usableFromInline internal var others: [Int: Child] = [:]
+
+    @inlinable internal init() {}
+
+    @inlinable
+    internal var isEmpty: Bool { recent == nil && others.isEmpty }
+
+    /// Adds a child with a number not used before.
+    @inlinable
+    internal mutating func insert(_ id: Int, _ child: Child) {
+        if let previous = recent { others[recentID] = previous }
+        recentID = id
+        recent = child
+    }
+
+    /// Reads or replaces an existing child (setting nil removes it).
+    @inlinable
+    internal subscript(id: Int) -> Child? {
+        get {
+            if id == recentID { return recent }
+            return others.isEmpty ? nil : others[id]
+        }
+        set {
+            if id == recentID {
+                recent = newValue
+                if newValue == nil { recentID = -1 }
+            } else if newValue != nil || !others.isEmpty {
+                others[id] = newValue
+            }
+        }
+    }
+
+    @inlinable
+    @discardableResult
+    internal mutating func removeValue(forKey id: Int) -> Child? {
+        if id == recentID {
+            let child = recent
+            recent = nil
+            recentID = -1
+            return child
+        }
+        return others.isEmpty ? nil : others.removeValue(forKey: id)
+    }
+
+    @inlinable
+    internal var ids: [Int] {
+        var all = Array(others.keys)
+        if recent != nil { all.append(recentID) }
+        return all
+    }
+
+    @inlinable
+    internal var values: [Child] {
+        var all = Array(others.values)
+        if let recent { all.append(recent) }
+        return all
     }
 }

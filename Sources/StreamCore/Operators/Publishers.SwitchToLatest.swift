@@ -153,8 +153,9 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     @usableFromInline typealias Step = DeliveryQueue<Downstream.Input, Downstream.Failure>.Step
 
     @usableFromInline internal let lock = Lock()
-    @usableFromInline internal var machine = Machine()
-    @usableFromInline internal var downstream: Downstream?
+    // Only touched under `lock`, so the runtime's exclusivity checks would be pure cost.
+    @usableFromInline @exclusivity(unchecked) internal var machine = Machine()
+    @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
 
     @inlinable
     internal init(downstream: Downstream) {
