@@ -33,14 +33,31 @@ extension Subscribers {
     /// touch the closures, and a cancel that arrives during a delivery leaves the release to the deliverer.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
 
-        /// The closure to execute on receipt of a value (an empty closure once the sink has ended).
+        /// The closure to execute on receipt of a value; an empty closure once the sink has ended (and while a value
+        /// is being delivered, when the closure may not be copied safely).
         public var receiveValue: (Input) -> Void {
-            phase.load(ordering: .acquiring) == SinkPhase.ended ? { _ in } : handlers.takeUnretainedValue().receiveValue
+            withIdleHandlers { $0.receiveValue } ?? { _ in }
         }
 
-        /// The closure to execute on completion (an empty closure once the sink has ended).
+        /// The closure to execute on completion; an empty closure once the sink has ended (and while a value is being
+        /// delivered).
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            phase.load(ordering: .acquiring) == SinkPhase.ended ? { _ in } : handlers.takeUnretainedValue().receiveCompletion
+            withIdleHandlers { $0.receiveCompletion } ?? { _ in }
+        }
+
+        /// Runs `body` on the closures while holding them the way a delivery does, so they cannot be released meanwhile.
+        private func withIdleHandlers<T>(_ body: (SinkHandlers<Input, Failure>) -> T) -> T? {
+            guard phase.compareExchange(
+                expected: SinkPhase.idle, desired: SinkPhase.delivering, ordering: .acquiring
+            ).exchanged else { return nil }
+            let result = handlers._withUnsafeGuaranteedRef(body)
+            if !phase.compareExchange(
+                expected: SinkPhase.delivering, desired: SinkPhase.idle, ordering: .acquiringAndReleasing
+            ).exchanged {
+                phase.store(SinkPhase.ended, ordering: .releasing)
+                releaseHandlers()
+            }
+            return result
         }
 
         /// Guards `subscription` and `terminated`, which only change on subscription, completion and cancel.
