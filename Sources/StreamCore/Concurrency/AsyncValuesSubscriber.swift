@@ -165,10 +165,21 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
         if Task.isCancelled {
             cancel()
         }
-        if let step = take() {
+        // One critical section either yields a buffered step or picks the subscription to ask for one value.
+        lock.lock()
+        if let step = takeLocked() {
+            lock.unlock()
             return step
         }
-        requestOne()
+        if let subscription {
+            lock.unlock()
+            subscription.request(.max(1))
+        } else {
+            if !hadSubscription, !cancelled, !ended {
+                unsentRequests += 1
+            }
+            lock.unlock()
+        }
         if let step = take() {
             return step
         }
@@ -186,20 +197,6 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
             }.step
         } onCancel: {
             self.cancel()
-        }
-    }
-
-    @inlinable
-    internal func requestOne() {
-        lock.lock()
-        if let subscription {
-            lock.unlock()
-            subscription.request(.max(1))
-        } else {
-            if !hadSubscription, !cancelled, !ended {
-                unsentRequests += 1
-            }
-            lock.unlock()
         }
     }
 
