@@ -88,6 +88,24 @@ final class SubjectConcurrencyTests: XCTestCase {
         _ = holder
     }
 
+    func testPublishedPropertyWrittenOnOneThreadAndReadOnAnother() {
+        let model = ConcurrentModel()
+        let source = PassthroughSubject<Int, Never>()
+        source.assign(to: &model.$count)
+        let changes = S1Counter()
+        let c = model.objectWillChange.sink { changes.increment() }
+        let writer = Thread { for i in 1...2_000 { source.send(i) } }
+        writer.start()
+        var lastSeen = 0
+        while lastSeen < 2_000 {
+            let now = model.count
+            XCTAssertGreaterThanOrEqual(now, lastSeen, "values only move forward")
+            lastSeen = now
+        }
+        XCTAssertEqual(changes.value, 2_000)
+        _ = c
+    }
+
     func testCompletionRacesWithCancel() {
         for _ in 0..<200 {
             let subject = PassthroughSubject<Int, Never>()
@@ -136,6 +154,10 @@ private final class LockedRecorder: Subscriber, @unchecked Sendable {
         defer { lock.unlock() }
         return received
     }
+}
+
+private final class ConcurrentModel: ObservableObject, @unchecked Sendable {
+    @Published var count = 0
 }
 
 /// Lets a sink's closure reach its own cancellable.
