@@ -106,6 +106,25 @@ final class SubjectConcurrencyTests: XCTestCase {
         _ = c
     }
 
+    func testCurrentValueSubjectSubscribingWhileSendingNeverGoesBackwards() {
+        for _ in 0..<30 {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            let log = LockedRecorder()
+            let finished = DispatchSemaphore(value: 0)
+            let sender = Thread {
+                for i in 1...2_000 { subject.send(i) }
+                finished.signal()
+            }
+            sender.start()
+            let c = subject.sink { _ = log.receive($0) }
+            finished.wait()
+            let values = log.values
+            XCTAssertEqual(values, values.sorted(), "the current value never arrives after a newer one")
+            XCTAssertEqual(values.last, 2_000)
+            _ = c
+        }
+    }
+
     func testCompletionRacesWithCancel() {
         for _ in 0..<200 {
             let subject = PassthroughSubject<Int, Never>()

@@ -52,7 +52,8 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     /// ended while nobody was delivering. Changed under the lock, except on the fast paths: with unlimited demand a
     /// PassthroughSubject deliverer claims it from 0 and, unless bit 0 was set meanwhile, gives it back to 0.
     @usableFromInline internal let state = Atomic<UInt>(0)
-    /// Set once `demand` is unlimited, so the deliverer can skip the lock when its subscriber returns extra demand.
+    /// Set once `demand` is unlimited and no current value is owed (both last for good), so a deliverer has nothing
+    /// to count and can skip the lock.
     @usableFromInline internal let unlimitedDemand = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) internal var pending: [Pending] = []
     /// `CurrentValueSubject` only: the subscriber has not yet seen the latest value, so the next request delivers it.
@@ -90,10 +91,9 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
 
     @inlinable
     internal func offer(_ value: Output) {
-        // Fast path: nobody delivering, not ended and demand unlimited (so there is nothing to count) — claim the
-        // delivery with one atomic exchange. CurrentValueSubject conduits always take the lock, since a value can be
-        // owed to them.
-        if !isCurrentValue && unlimitedDemand.load(ordering: .acquiring) {
+        // Fast path: nobody delivering, not ended, demand unlimited and no current value owed (so there is nothing to
+        // count) — claim the delivery with one atomic exchange.
+        if unlimitedDemand.load(ordering: .acquiring) {
             let me = currentThreadWord()
             if state.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).exchanged {
                 _ = receiveValue(value)
@@ -135,7 +135,10 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             return
         }
         if demand != .unlimited { demand -= 1 }
-        needsCurrentValue = false
+        if needsCurrentValue {
+            needsCurrentValue = false
+            noteUnlimitedLocked()
+        }
         lock.unlock()
         let more = receiveValue(value)
         if nested {
@@ -166,7 +169,15 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     @inlinable
     internal func addDemandLocked(_ more: Subscribers.Demand) {
         demand += more
-        if demand == .unlimited { unlimitedDemand.store(true, ordering: .relaxed) }
+        noteUnlimitedLocked()
+    }
+
+    /// With the lock held: opens the fast path once demand is unlimited and no current value is owed.
+    @inlinable
+    internal func noteUnlimitedLocked() {
+        if demand == .unlimited && !needsCurrentValue {
+            unlimitedDemand.store(true, ordering: .releasing)
+        }
     }
 
     /// What `claimLocked` found.
@@ -220,7 +231,10 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
                         continue
                     }
                     if demand != .unlimited { demand -= 1 }
-                    needsCurrentValue = false
+                    if needsCurrentValue {
+                        needsCurrentValue = false
+                        noteUnlimitedLocked()
+                    }
                     lock.unlock()
                     let more = receiveValue(value)
                     lock.lock()
@@ -257,6 +271,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
         guard needsCurrentValue, demand > 0, active, let current else { return }
         if demand != .unlimited { demand -= 1 }
         needsCurrentValue = false
+        noteUnlimitedLocked()
         lock.unlock()
         let more = receiveValue(current)
         lock.lock()
