@@ -98,7 +98,7 @@ internal struct FanInStateMachine<Output, Failure: Error> {
     /// A child finished normally: maybe ask the outer stream for another child, and the next step.
     @inlinable
     internal mutating func childFinished(_ id: Int) -> ((any Subscription)?, DeliveryQueue<Output, Failure>.Step) {
-        guard children.removeValue(forKey: id) != nil else { return (nil, .idle) }
+        guard children.removeValue(forKey: id) else { return (nil, .idle) }
         if queue.isClosed { return (nil, .idle) }
         if outerFinished {
             if children.isEmpty { return (nil, queue.complete(.finished, flush: true)) }
@@ -387,34 +387,43 @@ internal struct FanInChild<Downstream: Subscriber>: Subscriber, CustomStringConv
 internal struct ChildTable {
     @usableFromInline typealias Child = FanInChildState
 
+    // `recent` is meaningful only when `hasRecent`: a plain struct plus a flag, because an Optional of a struct holding
+    // an existential is tested through value witnesses, which showed in flatMap's profile.
     @usableFromInline internal var recentID = -1
-    @usableFromInline internal var recent: Child?
+    @usableFromInline internal var hasRecent = false
+    @usableFromInline internal var recent = Child()
     @usableFromInline internal var others: [Int: Child] = [:]
 
     @inlinable internal init() {}
 
     @inlinable
-    internal var isEmpty: Bool { recent == nil && others.isEmpty }
+    internal var isEmpty: Bool { !hasRecent && others.isEmpty }
 
     /// Adds a child with a number not used before.
     @inlinable
     internal mutating func insert(_ id: Int, _ child: Child) {
-        if let previous = recent { others[recentID] = previous }
+        if hasRecent { others[recentID] = recent }
         recentID = id
         recent = child
+        hasRecent = true
     }
 
     /// Reads or replaces an existing child (setting nil removes it).
     @inlinable
     internal subscript(id: Int) -> Child? {
         get {
-            if id == recentID { return recent }
+            if hasRecent && id == recentID { return recent }
             return others.isEmpty ? nil : others[id]
         }
         set {
-            if id == recentID {
-                recent = newValue
-                if newValue == nil { recentID = -1 }
+            if hasRecent && id == recentID {
+                if let newValue {
+                    recent = newValue
+                } else {
+                    recent = Child()
+                    hasRecent = false
+                    recentID = -1
+                }
             } else if newValue != nil || !others.isEmpty {
                 others[id] = newValue
             }
@@ -423,27 +432,27 @@ internal struct ChildTable {
 
     @inlinable
     @discardableResult
-    internal mutating func removeValue(forKey id: Int) -> Child? {
-        if id == recentID {
-            let child = recent
-            recent = nil
+    internal mutating func removeValue(forKey id: Int) -> Bool {
+        if hasRecent && id == recentID {
+            recent = Child()
+            hasRecent = false
             recentID = -1
-            return child
+            return true
         }
-        return others.isEmpty ? nil : others.removeValue(forKey: id)
+        return others.isEmpty ? false : others.removeValue(forKey: id) != nil
     }
 
     @inlinable
     internal var ids: [Int] {
         var all = Array(others.keys)
-        if recent != nil { all.append(recentID) }
+        if hasRecent { all.append(recentID) }
         return all
     }
 
     @inlinable
     internal var values: [Child] {
         var all = Array(others.values)
-        if let recent { all.append(recent) }
+        if hasRecent { all.append(recent) }
         return all
     }
 }
