@@ -307,11 +307,12 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
         }
     }
 
-    /// With the lock held: marks the subscription ended and forgets the subject and anything queued; returns the
-    /// subject so that it is released after unlocking. The closures stay until no delivery is running.
+    /// With the lock held: marks the subscription ended and forgets the subject and anything queued; returns them so
+    /// that they are released after unlocking. The closures stay until no delivery is running.
     @usableFromInline
-    internal func end() -> (SubjectCore<Output, Failure>?, AnyObject?) {
+    internal func end() -> (SubjectCore<Output, Failure>?, AnyObject?, [Pending]) {
         active = false
+        let dropped = pending
         pending = []
         // A delivery in progress must release the closures when it stops; with none, block the fast path for good.
         var current = state.load(ordering: .acquiring)
@@ -323,7 +324,7 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             if done { break }
             current = now
         }
-        let ended = (core, owner)
+        let ended = (core, owner, dropped)
         core = nil
         owner = nil
         return ended
@@ -375,12 +376,12 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             lock.unlock()
             return
         }
-        let (core, owner) = end()
+        let (core, owner, dropped) = end()
         let released = state.load(ordering: .acquiring) & ~Self.endedBit == 0 ? takeClosures() : nil
         lock.unlock()
         withExtendedLifetime(released) {}
         core?.detach(self)
-        withExtendedLifetime(owner) {}
+        withExtendedLifetime((owner, dropped)) {}
     }
 }
 
