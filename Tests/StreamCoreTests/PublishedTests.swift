@@ -136,6 +136,18 @@ final class PublishedTests: XCTestCase {
         XCTAssertEqual(recorder.values, ["", "a", "b"], "the latest value is delivered on the next request")
     }
 
+    func testDemandReturnedFromValuesIsAddedAsCombineDoes() {
+        let object = NotObservable()
+        object.value = 0
+        let tracker = TrackingSubscriber<Int, Never>(
+            initialDemand: .max(10),
+            demandAfterValue: { [0, 10].contains($0) ? .max(1) : .none }
+        )
+        object.$value.subscribe(tracker)
+        for i in 0..<100 { object.value = i }
+        XCTAssertEqual(tracker.values.count, 13, "current value 0, then 0...11, as Combine delivers")
+    }
+
     func testPublishedWorksInPlainClasses() {
         let object = NotObservable()
         var values: [Int] = []
