@@ -25,6 +25,27 @@ final class JustEmptyFailTests: XCTestCase {
         XCTAssertTrue(recorder.completion == nil)
     }
 
+    func testSubscriptionReleasesTheSubscriberButKeepsTheValue() {
+        final class Value {}
+        var subscriptions: [any Subscription] = []
+        weak var weakSubscriber: TrackingSubscriber<Value, Never>?
+        weak var weakValue: Value?
+        for cancel in [false, true] {
+            do {
+                let value = Value()
+                weakValue = value
+                let subscriber = TrackingSubscriber<Value, Never>(initialDemand: nil)
+                weakSubscriber = subscriber
+                Just(value).subscribe(subscriber)
+                subscriptions.append(subscriber.subscription!)
+            }
+            XCTAssertNotNil(weakSubscriber)
+            if cancel { subscriptions.last?.cancel() } else { subscriptions.last?.request(.unlimited) }
+            XCTAssertNil(weakSubscriber, "released after \(cancel ? "cancel" : "completion"), as Combine does")
+            XCTAssertNotNil(weakValue, "the value stays with the subscription")
+        }
+    }
+
     func testJustIsEquatable() {
         XCTAssertEqual(Just(1), Just(1))
         XCTAssertNotEqual(Just(1), Just(2))
