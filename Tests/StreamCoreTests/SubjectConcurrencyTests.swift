@@ -1,6 +1,7 @@
 import Foundation
 import Dispatch
 import StreamCore
+import StreamTesting
 import XCTest
 
 /// Subjects and sinks used from several threads at once. Meant to run under `--sanitize=thread` as well.
@@ -125,6 +126,45 @@ final class SubjectConcurrencyTests: XCTestCase {
         }
     }
 
+    func testFutureFulfilledWhileSubscribersArriveFromManyThreads() {
+        let promiseSlot = PromiseSlot()
+        let future = Future<Int, S1Error> { promiseSlot.promise = $0 }
+        let trackers = (0..<64).map { _ in TrackingSubscriber<Int, S1Error>(initialDemand: .max(1)) }
+        let box = SendableBox((future, trackers, promiseSlot))
+        DispatchQueue.concurrentPerform(iterations: 65) { index in
+            let (future, trackers, slot) = box.value
+            if index == 64 {
+                slot.promise?(.success(9))
+            } else {
+                future.subscribe(trackers[index])
+            }
+        }
+        for tracker in trackers {
+            XCTAssertEqual(tracker.values, [9])
+            XCTAssertTrue(tracker.isFinished)
+        }
+    }
+
+    func testFutureFailureNeverOvertakesTheSubscription() {
+        for _ in 0..<20 {
+            let promiseSlot = PromiseSlot()
+            let future = Future<Int, S1Error> { promiseSlot.promise = $0 }
+            let trackers = (0..<16).map { _ in TrackingSubscriber<Int, S1Error>(initialDemand: nil) }
+            let box = SendableBox((future, trackers, promiseSlot))
+            DispatchQueue.concurrentPerform(iterations: 17) { index in
+                let (future, trackers, slot) = box.value
+                if index == 16 {
+                    slot.promise?(.failure(S1Error(code: 5)))
+                } else {
+                    future.subscribe(trackers[index])
+                }
+            }
+            for tracker in trackers {
+                XCTAssertEqual(tracker.events.map(\.description), ["subscription", "failure(S1Error(code: 5))"])
+            }
+        }
+    }
+
     func testCompletionRacesWithCancel() {
         for _ in 0..<200 {
             let subject = PassthroughSubject<Int, Never>()
@@ -177,6 +217,11 @@ private final class LockedRecorder: Subscriber, @unchecked Sendable {
 
 private final class ConcurrentModel: ObservableObject, @unchecked Sendable {
     @Published var count = 0
+}
+
+/// Keeps a future's promise for a test to call later.
+private final class PromiseSlot: @unchecked Sendable {
+    var promise: Future<Int, S1Error>.Promise?
 }
 
 /// Lets a sink's closure reach its own cancellable.

@@ -262,17 +262,20 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     internal static var endedBit: UInt { 2 }
 
     /// With the lock held and this thread the deliverer: sends the current value if it is still owed.
+    ///
+    /// The value is read under this subscription's lock (then the subject's, never the other way round), so every
+    /// value queued by then is at most as new as it: those are dropped, and the subscriber never sees an older value
+    /// after the current one.
     @usableFromInline
     internal func deliverCurrentValueLocked() {
-        guard needsCurrentValue, demand > 0, active, let core else { return }
-        lock.unlock()
-        let current = core.value
-        lock.lock()
-        guard needsCurrentValue, demand > 0, active, let current else { return }
+        guard needsCurrentValue, demand > 0, active, let core, let current = core.value else { return }
+        let superseded = pending
+        pending = superseded.filter { if case .value = $0 { return false } else { return true } }
         if demand != .unlimited { demand -= 1 }
         needsCurrentValue = false
         noteUnlimitedLocked()
         lock.unlock()
+        withExtendedLifetime(superseded) {}
         let more = receiveValue(current)
         lock.lock()
         if more != .none { addDemandLocked(more) }
