@@ -69,13 +69,10 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         _ id: Int, extra: Subscribers.Demand
     ) -> (Subscribers.Demand, DeliveryQueue<Output, Failure>.Step) {
         let step = queue.delivered(extra: extra)
-        guard var child = children[id], child.demand == .one else { return (.none, step) }
-        if queue.demand > 0 {
-            return (.max(1), step)
-        }
-        child.demand = .idle
-        children[id] = child
-        return (.none, step)
+        // Like Combine's merge, a one-at-a-time child always gets its next request back, demand or not: at most one
+        // value per child can then wait in the queue.
+        guard let child = children[id], child.demand == .one else { return (.none, step) }
+        return (.max(1), step)
     }
 
     /// After delivering a queued value: a child to ask for one more, and the next step.
@@ -87,7 +84,7 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         guard var child = children[id] else { return (nil, step) }
         if child.queued > 0 { child.queued -= 1 }
         var refill: (any Subscription)?
-        if child.demand == .idle && child.queued == 0 && queue.demand > 0, let subscription = child.subscription {
+        if child.demand == .idle && child.queued == 0, let subscription = child.subscription {
             child.demand = .one
             refill = subscription
         }
@@ -152,7 +149,9 @@ internal struct FanInStateMachine<Output, Failure: Error> {
                 let subscription = child.subscription else { continue }
             child.demand = unlimited ? .unlimited : .one
             children[id] = child
-            asks.append((subscription, unlimited ? .unlimited : .max(1)))
+            // Combine's merge asks an idle child for one value, then for unlimited when that is what downstream wants.
+            asks.append((subscription, .max(1)))
+            if unlimited { asks.append((subscription, .unlimited)) }
         }
         return (asks, step)
     }
