@@ -165,6 +165,15 @@ final class SubjectConcurrencyTests: XCTestCase {
         }
     }
 
+    func testSequenceRequestsFromManyThreadsDeliverExactlyTheDemand() {
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        (0..<Int.max).publisher.subscribe(tracker)
+        let box = SendableBox(tracker)
+        DispatchQueue.concurrentPerform(iterations: 100) { _ in box.value.request(.max(1)) }
+        XCTAssertEqual(tracker.values, Array(0..<100), "in order, each once, no more than requested")
+        tracker.cancel()
+    }
+
     func testCompletionRacesWithCancel() {
         for _ in 0..<200 {
             let subject = PassthroughSubject<Int, Never>()
