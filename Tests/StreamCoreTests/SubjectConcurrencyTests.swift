@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import XCTest
 
-/// Subjects and sinks used from several threads at once. Meant to run under `--sanitize=thread` as well.
+/// S1 publishers, subjects and sinks used from several threads at once. Meant to run under `--sanitize=thread` too.
 final class SubjectConcurrencyTests: XCTestCase {
     func testSubscribeCancelChurnWhileSending() {
         let subject = PassthroughSubject<Int, Never>()
