@@ -129,7 +129,7 @@ internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
         _ id: Int, extra: Subscribers.Demand
     ) -> (Bool, DeliveryQueue<Output, Failure>.Step) {
         let step = queue.delivered(extra: extra)
-        return (extra > 0 && id == latestID && hasInner, step)
+        return (extra > 0 && id == latestID, step)
     }
 
     @inlinable
@@ -213,7 +213,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
                 let extra = target?.receive(value) ?? .none
                 lock.lock()
                 let (forward, next) = machine.delivered(tag, extra: extra)
-                let inner: (any Subscription)? = forward ? machine.currentInner : nil
+                let inner: (any Subscription)? = forward && machine.hasInner ? machine.currentInner : nil
                 lock.unlock()
                 inner?.request(extra)
                 step = next
@@ -312,8 +312,9 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
         let (outer, inner, step) = machine.terminate(failure)
         if failure == nil { downstream = nil }
         lock.unlock()
-        outer?.cancel()
+        // Inner first, then upstream: the order Combine's switchToLatest cancels in.
         inner?.cancel()
+        outer?.cancel()
         run(step)
     }
 
