@@ -66,6 +66,29 @@ final class FlatMapTests: XCTestCase {
         XCTAssertEqual(inners[1].requests, [.max(1), .max(1)], "its publisher is asked again once it was delivered")
     }
 
+    func testDemandAsCombineRecordsIt() {
+        let upstream = PassthroughSubject<ManualPublisher<Int, Never>, Never>()
+        let first = ManualPublisher<Int, Never>()
+        let second = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.flatMap { $0 }.subscribe(tracker)
+        upstream.send(first)
+        upstream.send(second)
+        XCTAssertEqual(first.requests, [.max(1)])
+        XCTAssertEqual(first.send(666), .max(1))
+        XCTAssertEqual(first.send(777), .max(1), "asked again even with no demand left: one value may wait")
+        XCTAssertEqual(first.send(888), .none)
+        XCTAssertEqual(first.send(999), .none)
+        XCTAssertEqual(tracker.values, [666, 777])
+        tracker.request(.max(10))
+        XCTAssertEqual(tracker.values, [666, 777, 888, 999])
+        XCTAssertEqual(first.requests, [.max(1), .max(1), .max(1)], "one more for each queued value delivered")
+        XCTAssertEqual(second.requests, [.max(1)])
+        tracker.request(.unlimited)
+        XCTAssertEqual(first.requests.last, .unlimited, "downstream went unlimited, so does every child")
+        XCTAssertEqual(second.requests.last, .unlimited)
+    }
+
     func testCancelCancelsUpstreamAndInnersAndStopsValues() {
         let upstream = ManualPublisher<Int, Never>()
         let inner = ManualPublisher<Int, Never>()

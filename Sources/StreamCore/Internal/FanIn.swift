@@ -83,8 +83,9 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         let step = queue.delivered(extra: extra)
         guard var child = children[id] else { return (nil, step) }
         if child.queued > 0 { child.queued -= 1 }
+        // Combine asks a one-at-a-time child for one more for every queued value it delivers.
         var refill: (any Subscription)?
-        if child.demand == .idle && child.queued == 0, let subscription = child.subscription {
+        if child.demand != .unlimited, let subscription = child.subscription {
             child.demand = .one
             refill = subscription
         }
@@ -119,11 +120,12 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         _ failure: Failure?
     ) -> ([any Subscription], DeliveryQueue<Output, Failure>.Step) {
         if queue.closed { return ([], .idle) }
+        // Children first, then upstream: the order Combine's flatMap cancels in.
         var toCancel: [any Subscription] = []
-        if let outer { toCancel.append(outer) }
         for child in children.values {
             if let subscription = child.subscription { toCancel.append(subscription) }
         }
+        if let outer { toCancel.append(outer) }
         outer = nil
         outerFinished = true
         children = ChildTable()
@@ -145,13 +147,21 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         var asks: [(any Subscription, Subscribers.Demand)] = []
         let unlimited = queue.demand == .unlimited
         for id in children.ids {
-            guard var child = children[id], child.demand == .idle, child.queued == 0,
-                let subscription = child.subscription else { continue }
+            guard var child = children[id], let subscription = child.subscription else { continue }
+            switch child.demand {
+            case .idle where child.queued == 0:
+                // Combine asks an idle child for one value, then for unlimited when that is what downstream wants.
+                asks.append((subscription, .max(1)))
+                if unlimited { asks.append((subscription, .unlimited)) }
+            case .idle, .one:
+                // Downstream went unlimited: so does every child (Combine's flatMap does this too).
+                guard unlimited else { continue }
+                asks.append((subscription, .unlimited))
+            case .unlimited:
+                continue
+            }
             child.demand = unlimited ? .unlimited : .one
             children[id] = child
-            // Combine's merge asks an idle child for one value, then for unlimited when that is what downstream wants.
-            asks.append((subscription, .max(1)))
-            if unlimited { asks.append((subscription, .unlimited)) }
         }
         return (asks, step)
     }
