@@ -229,6 +229,16 @@ final class TimeoutMeasureTests: XCTestCase {
         XCTAssertEqual(tracker.completion, .failure(S2Error(42)))
     }
 
+    func testMeasureIntervalRequestsExtraDemandUpstream() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(
+            initialDemand: .max(1), demandAfterValue: { _ in .max(1) })
+        upstream.measureInterval(using: scheduler).subscribe(tracker)
+        XCTAssertEqual(upstream.send(0), .none)
+        XCTAssertEqual(upstream.requests, [.max(1), .max(1)])
+    }
+
     func testMeasureInterval() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
