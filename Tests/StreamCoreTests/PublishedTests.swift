@@ -39,6 +39,18 @@ private final class ObservableOverNonObservableBase: NonObservableBase, Observab
     @Published var c = 0
 }
 
+/// A view model as SwiftUI code writes them: main-actor isolated, with @Published properties and a stored sink.
+@MainActor
+private final class MainActorModel: ObservableObject {
+    @Published var text = ""
+    @Published var counts: [Int] = []
+    var cancellables = Set<AnyCancellable>()
+
+    init() {
+        $text.map(\.count).sink { [weak self] count in self?.counts.append(count) }.store(in: &cancellables)
+    }
+}
+
 private final class NotObservable {
     @Published var value = 1
 }
@@ -146,6 +158,19 @@ final class PublishedTests: XCTestCase {
         object.$value.subscribe(tracker)
         for i in 0..<100 { object.value = i }
         XCTAssertEqual(tracker.values.count, 13, "current value 0, then 0...11, as Combine delivers")
+    }
+
+    func testMainActorViewModelCompilesAndAnnounces() {
+        // XCTest runs test methods on the main thread here; the model is main-actor isolated, as in SwiftUI code.
+        MainActor.assumeIsolated {
+            let model = MainActorModel()
+            var changes = 0
+            let c = model.objectWillChange.sink { changes += 1 }
+            model.text = "abc"
+            XCTAssertEqual(model.counts, [0, 3])
+            XCTAssertEqual(changes, 2, "text, then counts from inside the $text sink")
+            _ = c
+        }
     }
 
     func testPublishedWorksInPlainClasses() {
