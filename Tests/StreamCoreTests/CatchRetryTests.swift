@@ -106,12 +106,13 @@ final class CatchRetryTests: XCTestCase {
         XCTAssertTrue(tracker.saw([1], .finished))
     }
 
-    func testDropUntilOutputAsksForReplacementsOfDroppedValues() {
+    func testDropUntilOutputDropsWithoutReplacingDemand() {
         let upstream = ManualPublisher<Int, Never>()
         let trigger = PassthroughSubject<Void, Never>()
-        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
         upstream.drop(untilOutputFrom: trigger).subscribe(tracker)
-        XCTAssertEqual(upstream.send(1), .max(1))
+        XCTAssertEqual(upstream.requests, [.max(2)])
+        XCTAssertEqual(upstream.send(1), .none, "dropped, and not replaced by a request (as in Combine)")
         trigger.send()
         _ = upstream.send(2)
         XCTAssertEqual(tracker.values, [2])
