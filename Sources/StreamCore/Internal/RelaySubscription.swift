@@ -88,7 +88,7 @@ internal final class RelaySubscription<Downstream: Subscriber>: Subscription, Cu
 
     @inlinable
     internal func request(_ more: Subscribers.Demand) {
-        precondition(more != .none, "demand must not be .none")
+        // No trap on `.none`: Combine's append/catch/retry forward it upstream.
         lock.lock()
         guard downstream != nil else {
             lock.unlock()
