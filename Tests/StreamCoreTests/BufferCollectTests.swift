@@ -155,6 +155,18 @@ final class SharingTests: XCTestCase {
         XCTAssertEqual(tracker.values, [8], "cancelled")
     }
 
+    func testShareDoesNotResubscribeAFinishedUpstream() {
+        let upstream = ManualPublisher<Int, Never>()
+        let shared = upstream.share()
+        let first = TrackingSubscriber<Int, Never>()
+        shared.subscribe(first)
+        upstream.send(completion: .finished)
+        let late = TrackingSubscriber<Int, Never>()
+        shared.subscribe(late)
+        XCTAssertEqual(upstream.subscriptions.count, 1, "a completion doesn't disconnect; only cancels do (as in Combine)")
+        XCTAssertTrue(late.isFinished, "the late subscriber gets the subject's completion")
+    }
+
     func testMakeConnectableWaitsForConnect() {
         let subject = PassthroughSubject<Int, Never>()
         let connectable = subject.makeConnectable()

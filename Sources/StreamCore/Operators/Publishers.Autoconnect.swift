@@ -1,6 +1,6 @@
 extension ConnectablePublisher {
-    /// Connects on the first subscription, and disconnects when every subscriber has cancelled or completed; a later
-    /// subscription connects again.
+    /// Connects on the first subscription, and disconnects when every subscriber has cancelled (a completion alone
+    /// doesn't count, as in Combine); a later subscription then connects again.
     @inlinable
     public func autoconnect() -> Publishers.Autoconnect<Self> {
         Publishers.Autoconnect(upstream: self)
@@ -91,7 +91,7 @@ private final class AutoconnectState: @unchecked Sendable {
     }
 }
 
-/// Passes everything through, and tells the autoconnect once when its subscriber leaves (cancel or completion).
+/// Passes everything through, and tells the autoconnect once when its subscriber cancels.
 private final class AutoconnectInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -128,15 +128,13 @@ private final class AutoconnectInner<Downstream: Subscriber>: Subscriber, Subscr
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
+        // A completion doesn't count as leaving: as in Combine, only a cancel lowers the subscriber count, so a
+        // finished shared upstream is not subscribed to again by a later subscriber.
         lock.lock()
         let target = downstream
-        let leave = onLeave
         downstream = nil
-        upstream = nil
-        onLeave = nil
         lock.unlock()
         target?.receive(completion: completion)
-        leave?()
     }
 
     func request(_ demand: Subscribers.Demand) {
