@@ -58,7 +58,7 @@ let package = Package(
             dependencies: ["StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell", "TerminalTesting"]
         ),
 
-        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting"]),
+        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting", "StreamFoundation"]),
         .testTarget(name: "StreamFoundationTests", dependencies: ["StreamFoundation", "StreamTesting"]),
         .testTarget(name: "StreamTestingTests", dependencies: ["StreamTesting"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTesting"]),

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import StreamCore
 
 /// One workload of the `stream` suite: `run` does the work once over `elements` elements and returns a checksum.
@@ -23,26 +25,44 @@ enum StreamSuite: BenchSuite {
                        run: { currentValueFanOut(sinks: 100, sends: 1_000_000) }),
         StreamWorkload(id: "c", label: "(0..<10M).publisher → scan → sink", elements: 10_000_000,
                        run: { sequenceScanSink(count: 10_000_000) }),
+        StreamWorkload(id: "d", label: "subject → map{Just} → switchToLatest → sink", elements: 1_000_000,
+                       run: { switchToLatestJust(count: 1_000_000) }),
+        StreamWorkload(id: "e", label: "subject → flatMap(.unlimited){Just} → sink", elements: 1_000_000,
+                       run: { flatMapJust(count: 1_000_000) }),
         StreamWorkload(id: "f", label: "plain loop through opaque closures (the floor for a)", elements: 10_000_000,
                        run: { plainClosureLoop(count: 10_000_000) }),
         StreamWorkload(id: "x1", label: "Just(i).sink churn", elements: 1_000_000,
                        run: { justSinkChurn(count: 1_000_000) }),
         StreamWorkload(id: "x2", label: "@Published write seen by $v.sink and objectWillChange.sink", elements: 1_000_000,
                        run: { publishedWrites(count: 1_000_000) }),
+        StreamWorkload(id: "x3", label: "for await over (0..<1M).publisher.values", elements: 1_000_000,
+                       run: { valuesForAwait(count: 1_000_000) }),
     ]
 
     static func run(arguments: [String]) throws -> [Figure] {
         let selected = arguments.isEmpty ? workloads : workloads.filter { arguments.contains($0.id) }
         return selected.map { workload in
+            // The figure is the wall-clock median; the label adds the process CPU time per element (mean over the
+            // warm-up and the 5 runs), which stays meaningful when other processes load the machine.
+            let cpuBefore = processCPUNanoseconds()
             let (median, checksum) = Measure.medianNanoseconds(runs: 5, workload.run)
+            let cpu = (processCPUNanoseconds() - cpuBefore) / 6 / Double(workload.elements)
+            let cpuText = cpu.formatted(.number.precision(.fractionLength(1)))
             return Figure(
                 suite: name,
                 id: workload.id,
                 value: median / Double(workload.elements),
                 unit: "ns/element",
-                label: "\(workload.label) (checksum \(checksum))"
+                label: "\(workload.label) (checksum \(checksum); CPU \(cpuText) ns/element)"
             )
         }
+    }
+
+    /// CPU time used by this process so far, in nanoseconds.
+    static func processCPUNanoseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
     }
 }
 
@@ -129,6 +149,63 @@ extension StreamSuite {
         }
         values.cancel()
         changes.cancel()
+        return accumulator.sum
+    }
+}
+
+// MARK: - x3 (S3): the async bridge, `for await` over `.values`
+
+extension StreamSuite {
+    /// Sums `(0..<count).publisher.values` in a task; the bench's synchronous caller waits on a semaphore, which costs
+    /// one task start per run, nothing per element.
+    static func valuesForAwait(count: Int) -> Int {
+        let result = AsyncResult()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            var sum = 0
+            for await value in (0..<count).publisher.values {
+                sum &+= value
+            }
+            result.store(sum)
+            done.signal()
+        }
+        done.wait()
+        return result.value
+    }
+
+    /// Hands the task's sum to the waiting thread; the semaphore orders the write before the read.
+    final class AsyncResult: @unchecked Sendable {
+        private(set) var value = 0
+
+        func store(_ value: Int) {
+            self.value = value
+        }
+    }
+}
+
+// MARK: - S2 workloads (d, e): flattening. Each element makes and subscribes an inner `Just`, so these measure the
+// per-inner cost of switchToLatest and flatMap: one child subscription, its demand, delivery and completion.
+
+extension StreamSuite {
+    static func switchToLatestJust(count: Int) -> Int {
+        let accumulator = BenchClosures.Accumulator()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.map { Just($0) }.switchToLatest().sink { accumulator.sum &+= $0 }
+        for i in 0..<count {
+            subject.send(i)
+        }
+        cancellable.cancel()
+        return accumulator.sum
+    }
+
+    static func flatMapJust(count: Int) -> Int {
+        let accumulator = BenchClosures.Accumulator()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.flatMap(maxPublishers: .unlimited) { Just($0) }.sink { accumulator.sum &+= $0 }
+        for i in 0..<count {
+            subject.send(i)
+        }
+        cancellable.cancel()
         return accumulator.sum
     }
 }

@@ -59,6 +59,25 @@ final class CatchRetryTests: XCTestCase {
         XCTAssertTrue(tracker.saw([1, 2], .finished))
     }
 
+    func testRetryPreservesDemandAndRequestsExtraDemand() {
+        let upstream = ManualPublisher<Int, S2Error>()
+        let tracker = TrackingSubscriber<Int, S2Error>(initialDemand: .max(3), demandAfterValue: { .max($0) })
+        upstream.retry(5).subscribe(tracker)
+        XCTAssertEqual(upstream.send(5), .none, "extra demand is requested, not returned")
+        XCTAssertEqual(upstream.requests, [.max(3), .max(5)])
+        upstream.send(completion: .failure(S2Error()))
+        XCTAssertEqual(upstream.subscriptions.last?.requests, [.max(7)], "the new subscription gets what is owed")
+    }
+
+    func testNegativeRetryCountRetriesWithoutLimit() {
+        let upstream = ManualPublisher<Int, S2Error>()
+        let tracker = TrackingSubscriber<Int, S2Error>()
+        upstream.retry(-1).subscribe(tracker)
+        for _ in 0..<20 { upstream.send(completion: .failure(S2Error())) }
+        XCTAssertEqual(upstream.subscriptions.count, 21)
+        XCTAssertNil(tracker.completion)
+    }
+
     func testAppendAndPrepend() {
         let tracker = TrackingSubscriber<Int, Never>()
         [2, 3].publisher.append(4, 5).prepend(1).subscribe(tracker)
@@ -87,12 +106,13 @@ final class CatchRetryTests: XCTestCase {
         XCTAssertTrue(tracker.saw([1], .finished))
     }
 
-    func testDropUntilOutputAsksForReplacementsOfDroppedValues() {
+    func testDropUntilOutputDropsWithoutReplacingDemand() {
         let upstream = ManualPublisher<Int, Never>()
         let trigger = PassthroughSubject<Void, Never>()
-        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
         upstream.drop(untilOutputFrom: trigger).subscribe(tracker)
-        XCTAssertEqual(upstream.send(1), .max(1))
+        XCTAssertEqual(upstream.requests, [.max(2)])
+        XCTAssertEqual(upstream.send(1), .none, "dropped, and not replaced by a request (as in Combine)")
         trigger.send()
         _ = upstream.send(2)
         XCTAssertEqual(tracker.values, [2])

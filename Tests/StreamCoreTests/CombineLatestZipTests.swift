@@ -48,7 +48,10 @@ final class CombineLatestTests: XCTestCase {
         _ = a.send(2)
         XCTAssertEqual(tracker.values, [11], "no demand: nothing sent")
         tracker.request(.max(1))
-        XCTAssertEqual(tracker.values, [11, 12], "the latest combination is sent once demand arrives")
+        XCTAssertEqual(tracker.values, [11], "as in Combine, a skipped combination is not sent later")
+        XCTAssertEqual(a.requests, [.max(1), .max(1)], "the request is forwarded to every upstream")
+        _ = b.send(20)
+        XCTAssertEqual(tracker.values, [11, 22])
     }
 
     func testThreeAndFourWay() {

@@ -97,6 +97,33 @@ final class AsyncPublisherTests: XCTestCase {
         XCTAssertEqual(publisher.cancelCount, 0)
     }
 
+    func testValuesSentFromAnotherThreadArriveInOrderOnePerRequest() async {
+        let publisher = ManualPublisher<Int, Never>()
+        let count = 2_000
+        let task = Task {
+            var seen: [Int] = []
+            for await value in publisher.values { seen.append(value) }
+            return seen
+        }
+        // A producer thread that sends each value only once it has been asked for, as a well-behaved publisher does,
+        // so the iterator alternates between finding a value ready and parking a continuation.
+        let producer = Thread {
+            for value in 0...count {
+                while publisher.demand == .none { sched_yield() }
+                if value == count {
+                    publisher.send(completion: .finished)
+                } else {
+                    publisher.send(value)
+                }
+            }
+        }
+        producer.start()
+        let seen = await task.value
+        XCTAssertEqual(seen, Array(0..<count))
+        XCTAssertEqual(publisher.requests.count, count + 1)
+        XCTAssertTrue(publisher.requests.allSatisfy { $0 == .max(1) })
+    }
+
     func testSynchronousPublisherIsDrainedWithoutOverRequesting() async {
         let publisher = CountingPublisher(limit: 1_000)
         var sum = 0

@@ -1,10 +1,11 @@
 import StreamCore
+import StreamTesting
 import XCTest
 
 final class CurrentValueSubjectTests: XCTestCase {
     func testSendsCurrentValueWhenDemandArrives() {
         let subject = CurrentValueSubject<Int, Never>(1)
-        let recorder = S1Recorder<Int, Never>(initialDemand: .none)
+        let recorder = TrackingSubscriber<Int, Never>(initialDemand: nil)
         subject.subscribe(recorder)
         XCTAssertEqual(recorder.values, [])
         recorder.request(.max(1))
@@ -25,17 +26,17 @@ final class CurrentValueSubjectTests: XCTestCase {
 
     func testValueSetterSendsAndCompletionStops() {
         let subject = CurrentValueSubject<String, S1Error>("a")
-        let recorder = S1Recorder<String, S1Error>()
+        let recorder = TrackingSubscriber<String, S1Error>()
         subject.subscribe(recorder)
         subject.value = "b"
         subject.send(completion: .failure(S1Error(code: 4)))
         subject.send("c")
         XCTAssertEqual(recorder.values, ["a", "b"])
-        XCTAssertEqual(recorder.failure(), S1Error(code: 4))
-        let late = S1Recorder<String, S1Error>()
+        XCTAssertEqual(recorder.failure, S1Error(code: 4))
+        let late = TrackingSubscriber<String, S1Error>()
         subject.subscribe(late)
         XCTAssertEqual(late.values, [])
-        XCTAssertEqual(late.failure(), S1Error(code: 4))
+        XCTAssertEqual(late.failure, S1Error(code: 4))
     }
 
     func testOptionalValueType() {

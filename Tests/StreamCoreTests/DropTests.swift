@@ -62,4 +62,13 @@ final class DropTests: XCTestCase {
         upstream.subscription?.sendSubscription()
         XCTAssertEqual(upstream.requests, [.max(14)])
     }
+
+    func testAValueBeforeTheUpstreamSubscriptionIsCountedNotLost() {
+        let upstream = ManualPublisher<Int, S4Error>(sendsSubscriptionOnSubscribe: false)
+        let tracking = TrackingSubscriber<Int, S4Error>(initialDemand: .max(5))
+        upstream.dropFirst(1).subscribe(tracking)
+        upstream.subscription?.send(1)
+        upstream.subscription?.send(2)
+        XCTAssertEqual(tracking.values, [2], "as in Combine, the downstream already holds Drop's subscription")
+    }
 }

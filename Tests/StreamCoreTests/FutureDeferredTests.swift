@@ -1,5 +1,6 @@
 import Dispatch
 import StreamCore
+import StreamTesting
 import XCTest
 
 final class FutureDeferredTests: XCTestCase {
@@ -10,8 +11,8 @@ final class FutureDeferredTests: XCTestCase {
             promise(.success(7))
         }
         XCTAssertEqual(runs, 1, "the closure runs at creation")
-        let first = S1Recorder<Int, Never>()
-        let second = S1Recorder<Int, Never>()
+        let first = TrackingSubscriber<Int, Never>()
+        let second = TrackingSubscriber<Int, Never>()
         future.subscribe(first)
         future.subscribe(second)
         XCTAssertEqual(runs, 1)
@@ -24,7 +25,7 @@ final class FutureDeferredTests: XCTestCase {
     func testPromiseIsFulfilledOnce() {
         var keptPromise: Future<Int, S1Error>.Promise?
         let future = Future<Int, S1Error> { keptPromise = $0 }
-        let recorder = S1Recorder<Int, S1Error>()
+        let recorder = TrackingSubscriber<Int, S1Error>()
         future.subscribe(recorder)
         XCTAssertEqual(recorder.values, [])
         keptPromise?(.success(1))
@@ -32,14 +33,14 @@ final class FutureDeferredTests: XCTestCase {
         keptPromise?(.failure(S1Error()))
         XCTAssertEqual(recorder.values, [1])
         XCTAssertTrue(recorder.isFinished)
-        let late = S1Recorder<Int, S1Error>()
+        let late = TrackingSubscriber<Int, S1Error>()
         future.subscribe(late)
         XCTAssertEqual(late.values, [1])
     }
 
     func testValueWaitsForDemandButFailureDoesNot() {
         let success = Future<Int, S1Error> { $0(.success(3)) }
-        let waiting = S1Recorder<Int, S1Error>(initialDemand: .none)
+        let waiting = TrackingSubscriber<Int, S1Error>(initialDemand: nil)
         success.subscribe(waiting)
         XCTAssertTrue(waiting.events.count == 1)
         waiting.request(.max(1))
@@ -47,20 +48,20 @@ final class FutureDeferredTests: XCTestCase {
         XCTAssertTrue(waiting.isFinished)
 
         let failure = Future<Int, S1Error> { $0(.failure(S1Error(code: 5))) }
-        let failed = S1Recorder<Int, S1Error>(initialDemand: .none)
+        let failed = TrackingSubscriber<Int, S1Error>(initialDemand: nil)
         failure.subscribe(failed)
-        XCTAssertEqual(failed.failure(), S1Error(code: 5))
+        XCTAssertEqual(failed.failure, S1Error(code: 5))
     }
 
     func testCancelledSubscriberGetsNothing() {
         var keptPromise: Future<Int, Never>.Promise?
         let future = Future<Int, Never> { keptPromise = $0 }
-        let recorder = S1Recorder<Int, Never>()
+        let recorder = TrackingSubscriber<Int, Never>()
         future.subscribe(recorder)
         recorder.cancel()
         keptPromise?(.success(1))
         XCTAssertEqual(recorder.values, [])
-        XCTAssertTrue(recorder.completions.isEmpty)
+        XCTAssertTrue(recorder.completion == nil)
     }
 
     func testPromiseFromAnotherThread() {
@@ -83,8 +84,8 @@ final class FutureDeferredTests: XCTestCase {
             return Just(created)
         }
         XCTAssertEqual(created, 0)
-        let a = S1Recorder<Int, Never>()
-        let b = S1Recorder<Int, Never>()
+        let a = TrackingSubscriber<Int, Never>()
+        let b = TrackingSubscriber<Int, Never>()
         deferred.subscribe(a)
         deferred.subscribe(b)
         XCTAssertEqual(a.values, [1])
@@ -92,25 +93,25 @@ final class FutureDeferredTests: XCTestCase {
     }
 
     func testOptionalAndResultPublishers() {
-        let some = S1Recorder<Int, Never>(initialDemand: .none)
+        let some = TrackingSubscriber<Int, Never>(initialDemand: nil)
         Optional(4).publisher.subscribe(some)
         XCTAssertEqual(some.values, [])
         some.request(.max(1))
         XCTAssertEqual(some.values, [4])
         XCTAssertTrue(some.isFinished)
 
-        let none = S1Recorder<Int, Never>(initialDemand: .none)
+        let none = TrackingSubscriber<Int, Never>(initialDemand: nil)
         Int?.none.publisher.subscribe(none)
         XCTAssertTrue(none.isFinished)
 
-        let success = S1Recorder<Int, S1Error>()
+        let success = TrackingSubscriber<Int, S1Error>()
         Result<Int, S1Error>.success(8).publisher.subscribe(success)
         XCTAssertEqual(success.values, [8])
         XCTAssertTrue(success.isFinished)
 
-        let failure = S1Recorder<Int, S1Error>(initialDemand: .none)
+        let failure = TrackingSubscriber<Int, S1Error>(initialDemand: nil)
         Result<Int, S1Error>.Publisher(S1Error(code: 6)).subscribe(failure)
-        XCTAssertEqual(failure.failure(), S1Error(code: 6))
+        XCTAssertEqual(failure.failure, S1Error(code: 6))
         XCTAssertEqual(Result<Int, S1Error>.Publisher(1), Result<Int, S1Error>.Publisher(.success(1)))
     }
 

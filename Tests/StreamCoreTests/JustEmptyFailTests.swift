@@ -1,13 +1,14 @@
 import StreamCore
+import StreamTesting
 import XCTest
 
 final class JustEmptyFailTests: XCTestCase {
     func testJustWaitsForDemandThenSendsValueAndFinishes() {
-        let recorder = S1Recorder<Int, Never>(initialDemand: .none)
+        let recorder = TrackingSubscriber<Int, Never>(initialDemand: nil)
         Just(5).subscribe(recorder)
         XCTAssertEqual(recorder.subscriptionCount, 1)
         XCTAssertEqual(recorder.values, [])
-        XCTAssertTrue(recorder.completions.isEmpty)
+        XCTAssertTrue(recorder.completion == nil)
         recorder.request(.max(1))
         XCTAssertEqual(recorder.values, [5])
         XCTAssertTrue(recorder.isFinished)
@@ -16,12 +17,33 @@ final class JustEmptyFailTests: XCTestCase {
     }
 
     func testJustCancelledBeforeDemandSendsNothing() {
-        let recorder = S1Recorder<Int, Never>(initialDemand: .none)
+        let recorder = TrackingSubscriber<Int, Never>(initialDemand: nil)
         Just(5).subscribe(recorder)
         recorder.cancel()
         recorder.request(.unlimited)
         XCTAssertEqual(recorder.values, [])
-        XCTAssertTrue(recorder.completions.isEmpty)
+        XCTAssertTrue(recorder.completion == nil)
+    }
+
+    func testSubscriptionReleasesTheSubscriberButKeepsTheValue() {
+        final class Value {}
+        var subscriptions: [any Subscription] = []
+        weak var weakSubscriber: TrackingSubscriber<Value, Never>?
+        weak var weakValue: Value?
+        for cancel in [false, true] {
+            do {
+                let value = Value()
+                weakValue = value
+                let subscriber = TrackingSubscriber<Value, Never>(initialDemand: nil)
+                weakSubscriber = subscriber
+                Just(value).subscribe(subscriber)
+                subscriptions.append(subscriber.subscription!)
+            }
+            XCTAssertNotNil(weakSubscriber)
+            if cancel { subscriptions.last?.cancel() } else { subscriptions.last?.request(.unlimited) }
+            XCTAssertNil(weakSubscriber, "released after \(cancel ? "cancel" : "completion"), as Combine does")
+            XCTAssertNotNil(weakValue, "the value stays with the subscription")
+        }
     }
 
     func testJustIsEquatable() {
@@ -30,24 +52,24 @@ final class JustEmptyFailTests: XCTestCase {
     }
 
     func testEmptyFinishesImmediatelyOrNever() {
-        let now = S1Recorder<Int, S1Error>(initialDemand: .none)
+        let now = TrackingSubscriber<Int, S1Error>(initialDemand: nil)
         Empty<Int, S1Error>().subscribe(now)
         XCTAssertEqual(now.subscriptionCount, 1)
         XCTAssertTrue(now.isFinished)
 
-        let never = S1Recorder<Int, S1Error>()
+        let never = TrackingSubscriber<Int, S1Error>()
         Empty(completeImmediately: false, outputType: Int.self, failureType: S1Error.self).subscribe(never)
         XCTAssertEqual(never.subscriptionCount, 1)
-        XCTAssertTrue(never.completions.isEmpty)
+        XCTAssertTrue(never.completion == nil)
         XCTAssertEqual(Empty<Int, Never>(), Empty<Int, Never>())
         XCTAssertNotEqual(Empty<Int, Never>(), Empty<Int, Never>(completeImmediately: false))
     }
 
     func testFailSendsErrorWithoutDemand() {
-        let recorder = S1Recorder<String, S1Error>(initialDemand: .none)
+        let recorder = TrackingSubscriber<String, S1Error>(initialDemand: nil)
         Fail<String, S1Error>(error: S1Error(code: 3)).subscribe(recorder)
         XCTAssertEqual(recorder.subscriptionCount, 1)
-        XCTAssertEqual(recorder.failure(), S1Error(code: 3))
+        XCTAssertEqual(recorder.failure, S1Error(code: 3))
         XCTAssertEqual(Fail(outputType: Int.self, failure: S1Error()), Fail<Int, S1Error>(error: S1Error()))
     }
 }

@@ -1,29 +1,30 @@
 import StreamCore
+import StreamTesting
 import XCTest
 
 final class MapFilterTests: XCTestCase {
     func testMapTransformsValuesAndForwardsCompletion() {
-        let recorder = S1Recorder<String, Never>()
+        let recorder = TrackingSubscriber<String, Never>()
         [1, 2].publisher.map { "#\($0)" }.subscribe(recorder)
         XCTAssertEqual(recorder.values, ["#1", "#2"])
         XCTAssertTrue(recorder.isFinished)
     }
 
     func testMapForwardsFailure() {
-        let recorder = S1Recorder<Int, S1Error>()
+        let recorder = TrackingSubscriber<Int, S1Error>()
         Fail<Int, S1Error>(error: S1Error(code: 9)).map { $0 * 2 }.subscribe(recorder)
-        XCTAssertEqual(recorder.failure(), S1Error(code: 9))
+        XCTAssertEqual(recorder.failure, S1Error(code: 9))
     }
 
     func testMapFusesChainedMaps() {
         let fused: Publishers.Map<Publishers.Sequence<[Int], Never>, String> = [1].publisher.map { $0 + 1 }.map { "\($0)" }
-        let recorder = S1Recorder<String, Never>()
+        let recorder = TrackingSubscriber<String, Never>()
         fused.subscribe(recorder)
         XCTAssertEqual(recorder.values, ["2"])
     }
 
     func testMapHonoursBackpressure() {
-        let recorder = S1Recorder<Int, Never>(initialDemand: .max(2))
+        let recorder = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
         (1...5).publisher.map { $0 * 10 }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [10, 20])
         recorder.request(.max(1))
@@ -31,10 +32,10 @@ final class MapFilterTests: XCTestCase {
     }
 
     func testFilterDropsWithoutConsumingDemand() {
-        let recorder = S1Recorder<Int, Never>(initialDemand: .max(2))
+        let recorder = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
         (1...10).publisher.filter { $0 % 3 == 0 }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [3, 6])
-        XCTAssertTrue(recorder.completions.isEmpty)
+        XCTAssertTrue(recorder.completion == nil)
         recorder.request(.max(5))
         XCTAssertEqual(recorder.values, [3, 6, 9])
         XCTAssertTrue(recorder.isFinished)
@@ -42,7 +43,7 @@ final class MapFilterTests: XCTestCase {
 
     func testFilterOnSubjectCancel() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = S1Recorder<Int, Never>()
+        let recorder = TrackingSubscriber<Int, Never>()
         subject.filter { $0 > 1 }.map { $0 * 2 }.subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -52,7 +53,7 @@ final class MapFilterTests: XCTestCase {
     }
 
     func testFusedFiltersApplyBoth() {
-        let recorder = S1Recorder<Int, Never>()
+        let recorder = TrackingSubscriber<Int, Never>()
         (1...20).publisher.filter { $0 % 2 == 0 }.filter { $0 % 3 == 0 }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [6, 12, 18])
     }

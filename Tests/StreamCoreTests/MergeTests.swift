@@ -66,8 +66,27 @@ final class MergeTests: XCTestCase {
         a.merge(with: b).subscribe(tracker)
         XCTAssertEqual(a.requests, [])
         tracker.request(.unlimited)
-        XCTAssertEqual(a.requests, [.unlimited])
-        XCTAssertEqual(b.requests, [.unlimited])
+        XCTAssertEqual(a.requests, [.max(1), .unlimited], "Combine's merge asks for one, then for unlimited")
+        XCTAssertEqual(b.requests, [.max(1), .unlimited])
+        XCTAssertEqual(a.send(1), .none)
+    }
+
+    func testFiniteDemandKeepsOneRequestPerUpstream() {
+        let a = ManualPublisher<Int, Never>()
+        let b = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        a.merge(with: b).subscribe(tracker)
+        tracker.request(.max(1))
+        XCTAssertEqual(a.requests, [.max(1)])
+        XCTAssertEqual(b.requests, [.max(1)])
+        XCTAssertEqual(a.send(1), .max(1), "delivered: asked again at once")
+        XCTAssertEqual(b.send(2), .none, "no demand: held, not dropped")
+        XCTAssertEqual(tracker.values, [1])
+        tracker.request(.max(2))
+        XCTAssertEqual(tracker.values, [1, 2])
+        XCTAssertEqual(b.requests, [.max(1), .max(1)])
+        XCTAssertEqual(a.send(3), .max(1))
+        XCTAssertEqual(tracker.values, [1, 2, 3])
     }
 
     func testCancelCancelsEveryUpstream() {

@@ -1,11 +1,12 @@
 import Dispatch
 import StreamCore
+import StreamTesting
 import XCTest
 
 final class PassthroughSubjectTests: XCTestCase {
     func testDeliversValuesInOrderThenCompletion() {
         let subject = PassthroughSubject<Int, S1Error>()
-        let recorder = S1Recorder<Int, S1Error>()
+        let recorder = TrackingSubscriber<Int, S1Error>()
         subject.subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -17,7 +18,7 @@ final class PassthroughSubjectTests: XCTestCase {
 
     func testValuesWithoutDemandAreNotDelivered() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = S1Recorder<Int, Never>(initialDemand: .none)
+        let recorder = TrackingSubscriber<Int, Never>(initialDemand: nil)
         subject.subscribe(recorder)
         subject.send(1)
         recorder.request(.max(2))
@@ -32,7 +33,7 @@ final class PassthroughSubjectTests: XCTestCase {
 
     func testDemandReturnedFromReceiveIsAdded() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = S1Recorder<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        let recorder = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandAfterValue: { _ in .max(1) })
         subject.subscribe(recorder)
         for i in 0..<5 { subject.send(i) }
         XCTAssertEqual(recorder.values, [0, 1, 2, 3, 4])
@@ -54,10 +55,10 @@ final class PassthroughSubjectTests: XCTestCase {
     func testLateSubscriberGetsCompletion() {
         let subject = PassthroughSubject<Int, S1Error>()
         subject.send(completion: .failure(S1Error(code: 7)))
-        let recorder = S1Recorder<Int, S1Error>()
+        let recorder = TrackingSubscriber<Int, S1Error>()
         subject.subscribe(recorder)
         XCTAssertEqual(recorder.subscriptionCount, 1)
-        XCTAssertEqual(recorder.failure(), S1Error(code: 7))
+        XCTAssertEqual(recorder.failure, S1Error(code: 7))
     }
 
     func testCancelStopsDeliveryAndReleasesSubscriber() {
@@ -126,6 +127,57 @@ final class PassthroughSubjectTests: XCTestCase {
         let c = subject.sink { _ in }
         XCTAssertEqual(upstream.requests, [.unlimited])
         _ = c
+    }
+}
+
+extension PassthroughSubjectTests {
+    func testSubscriptionKeepsSubjectAndSubscriberUntilCancelled() {
+        var subscription: (any Subscription)?
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        weak var weakRecorder: TrackingSubscriber<Int, Never>?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+            weakSubject = subject
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        XCTAssertNotNil(weakSubject, "the subscription retains its subject, as in Combine")
+        XCTAssertNotNil(weakRecorder)
+        subscription?.cancel()
+        XCTAssertNil(weakSubject)
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testCompletionReleasesSubjectAndSubscriber() {
+        var subscription: (any Subscription)?
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        weak var weakRecorder: TrackingSubscriber<Int, Never>?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+            weakSubject = subject
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            subscription = recorder.subscription
+        }
+        weakSubject?.send(completion: .finished)
+        XCTAssertNil(weakSubject)
+        XCTAssertNil(weakRecorder)
+        _ = subscription
+    }
+
+    func testUpstreamSubscriptionsSurviveCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakUpstream: S1ManualSubscription?
+        do {
+            let upstream = S1ManualSubscription()
+            weakUpstream = upstream
+            subject.send(subscription: upstream)
+        }
+        subject.send(completion: .finished)
+        XCTAssertNotNil(weakUpstream, "kept until the subject goes, as in Combine")
     }
 }
 

@@ -1,4 +1,5 @@
 import StreamCore
+import StreamTesting
 import XCTest
 
 private final class SearchModel: ObservableObject {
@@ -18,6 +19,36 @@ private final class DerivedModel: BaseModel {
 private final class CustomPublisherModel: ObservableObject {
     let objectWillChange = ObservableObjectPublisher()
     @Published var value = 0
+}
+
+private class NonObservableBase {
+    @Published var a = 0
+}
+
+private final class ObservableGeneric<A, B>: ObservableObject {
+    @Published var first: A
+    @Published var second: B
+
+    init(_ first: A, _ second: B) {
+        self.first = first
+        self.second = second
+    }
+}
+
+private final class ObservableOverNonObservableBase: NonObservableBase, ObservableObject {
+    @Published var c = 0
+}
+
+/// A view model as SwiftUI code writes them: main-actor isolated, with @Published properties and a stored sink.
+@MainActor
+private final class MainActorModel: ObservableObject {
+    @Published var text = ""
+    @Published var counts: [Int] = []
+    var cancellables = Set<AnyCancellable>()
+
+    init() {
+        $text.map(\.count).sink { [weak self] count in self?.counts.append(count) }.store(in: &cancellables)
+    }
 }
 
 private final class NotObservable {
@@ -82,6 +113,64 @@ final class PublishedTests: XCTestCase {
         model.value = 1
         XCTAssertEqual(count, 1)
         _ = c
+    }
+
+    func testGenericClassAssignsInInitAndAnnounces() {
+        let model = ObservableGeneric(1, "x")
+        var count = 0
+        let c = model.objectWillChange.sink { count += 1 }
+        model.first += 1
+        model.second.append("y")
+        XCTAssertEqual(count, 2, "a compound assignment announces once")
+        XCTAssertEqual(model.first, 2)
+        XCTAssertEqual(model.second, "xy")
+        _ = c
+    }
+
+    func testNonObservableBaseClassPropertiesAnnounceThroughDerivedObject() {
+        let model = ObservableOverNonObservableBase()
+        var count = 0
+        let c = model.objectWillChange.sink { count += 1 }
+        model.a += 1
+        model.c += 1
+        XCTAssertEqual(count, 2)
+        _ = c
+    }
+
+    func testPublishedDemandIsHonoured() {
+        let model = SearchModel()
+        let recorder = TrackingSubscriber<String, Never>(initialDemand: .max(2))
+        model.$query.subscribe(recorder)
+        model.query = "a"
+        model.query = "b"
+        XCTAssertEqual(recorder.values, ["", "a"], "the current value counts against demand")
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, ["", "a", "b"], "the latest value is delivered on the next request")
+    }
+
+    func testDemandReturnedFromValuesIsAddedAsCombineDoes() {
+        let object = NotObservable()
+        object.value = 0
+        let tracker = TrackingSubscriber<Int, Never>(
+            initialDemand: .max(10),
+            demandAfterValue: { [0, 10].contains($0) ? .max(1) : .none }
+        )
+        object.$value.subscribe(tracker)
+        for i in 0..<100 { object.value = i }
+        XCTAssertEqual(tracker.values.count, 13, "current value 0, then 0...11, as Combine delivers")
+    }
+
+    func testMainActorViewModelCompilesAndAnnounces() {
+        // XCTest runs test methods on the main thread here; the model is main-actor isolated, as in SwiftUI code.
+        MainActor.assumeIsolated {
+            let model = MainActorModel()
+            var changes = 0
+            let c = model.objectWillChange.sink { changes += 1 }
+            model.text = "abc"
+            XCTAssertEqual(model.counts, [0, 3])
+            XCTAssertEqual(changes, 2, "text, then counts from inside the $text sink")
+            _ = c
+        }
     }
 
     func testPublishedWorksInPlainClasses() {

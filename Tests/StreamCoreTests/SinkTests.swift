@@ -20,6 +20,16 @@ final class SinkTests: XCTestCase {
         _ = (c1, c2)
     }
 
+    func testClosureGettersReturnTheClosuresUntilTheSinkEnds() {
+        var received: [Int] = []
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { received.append($0) })
+        sink.receiveValue(1)
+        sink.receive(subscription: S1ManualSubscription())
+        sink.cancel()
+        sink.receiveValue(2)
+        XCTAssertEqual(received, [1], "after cancel the getter hands out an empty closure: the real one was released")
+    }
+
     func testSecondSubscriptionIsCancelled() {
         let first = S1ManualSubscription()
         let second = S1ManualSubscription()

@@ -125,3 +125,28 @@ final class FlatteningOverloadTests: XCTestCase {
         XCTAssertEqual(flat.values, [2])
     }
 }
+
+final class SwitchToLatestDemandTests: XCTestCase {
+    func testDemandFollowsCombinesAccounting() {
+        let outer = PassthroughSubject<ManualPublisher<Int, Never>, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: nil, demandAfterValue: { _ in .max(5) })
+        outer.switchToLatest().subscribe(tracker)
+        let first = ManualPublisher<Int, Never>()
+        outer.send(first)
+        XCTAssertEqual(first.requests, [])
+        tracker.request(.max(1))
+        XCTAssertEqual(first.requests, [.max(1)])
+        first.send(completion: .finished)
+        tracker.request(.max(41))
+        tracker.request(.max(1))
+        let second = ManualPublisher<Int, Never>()
+        outer.send(second)
+        XCTAssertEqual(second.requests, [.max(43)], "the demand owed while no inner publisher was live")
+        XCTAssertEqual(second.send(1), .max(5), "downstream's extra demand goes back to the inner publisher")
+        XCTAssertEqual(second.send(2), .max(5))
+        let third = ManualPublisher<Int, Never>()
+        outer.send(third)
+        XCTAssertEqual(second.cancelCount, 1)
+        XCTAssertEqual(third.requests, [.max(51)])
+    }
+}

@@ -206,6 +206,20 @@ final class TimeoutMeasureTests: XCTestCase {
         XCTAssertEqual(upstream.cancelCount, 1)
     }
 
+    func testTimeoutRestartsAtFirstRequest() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.timeout(.seconds(5), scheduler: scheduler).subscribe(tracker)
+        scheduler.advance(by: .seconds(3))
+        tracker.request(.max(1))
+        scheduler.advance(by: .seconds(4))
+        XCTAssertNil(tracker.completion, "the wait counts from the first request")
+        tracker.request(.max(1))
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(tracker.completion, .finished, "later requests don't restart it")
+    }
+
     func testTimeoutWithCustomErrorFails() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, S2Error>()
@@ -213,6 +227,16 @@ final class TimeoutMeasureTests: XCTestCase {
         subject.timeout(.seconds(1), scheduler: scheduler, customError: { S2Error(42) }).subscribe(tracker)
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(tracker.completion, .failure(S2Error(42)))
+    }
+
+    func testMeasureIntervalRequestsExtraDemandUpstream() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(
+            initialDemand: .max(1), demandAfterValue: { _ in .max(1) })
+        upstream.measureInterval(using: scheduler).subscribe(tracker)
+        XCTAssertEqual(upstream.send(0), .none)
+        XCTAssertEqual(upstream.requests, [.max(1), .max(1)])
     }
 
     func testMeasureInterval() {

@@ -1,4 +1,5 @@
 import StreamCore
+import StreamTesting
 import XCTest
 
 final class TransformOperatorTests: XCTestCase {
@@ -6,7 +7,7 @@ final class TransformOperatorTests: XCTestCase {
         let upstream = S1ManualSubscription()
         let subject = PassthroughSubject<Int, Never>()
         subject.send(subscription: upstream)
-        let recorder = S1Recorder<Int, any Error>()
+        let recorder = TrackingSubscriber<Int, any Error>()
         subject.tryMap { value -> Int in
             if value == 2 { throw S1Error(code: 2) }
             return value * 10
@@ -15,12 +16,12 @@ final class TransformOperatorTests: XCTestCase {
         subject.send(2)
         subject.send(3)
         XCTAssertEqual(recorder.values, [10])
-        XCTAssertEqual(recorder.completions.count, 1)
-        XCTAssertEqual(recorder.failure() as? S1Error, S1Error(code: 2))
+        XCTAssertEqual(recorder.events.filter { if case .completion = $0 { return true } else { return false } }.count, 1)
+        XCTAssertEqual(recorder.failure as? S1Error, S1Error(code: 2))
     }
 
     func testTryMapHonoursBackpressure() {
-        let recorder = S1Recorder<Int, any Error>(initialDemand: .max(1))
+        let recorder = TrackingSubscriber<Int, any Error>(initialDemand: .max(1))
         (1...3).publisher.tryMap { $0 + 1 }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [2])
         recorder.request(.max(5))
@@ -29,17 +30,17 @@ final class TransformOperatorTests: XCTestCase {
     }
 
     func testTryFilter() {
-        let recorder = S1Recorder<Int, any Error>()
+        let recorder = TrackingSubscriber<Int, any Error>()
         (1...6).publisher.tryFilter { value in
             if value == 5 { throw S1Error(code: 5) }
             return value.isMultiple(of: 2)
         }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [2, 4])
-        XCTAssertEqual(recorder.failure() as? S1Error, S1Error(code: 5))
+        XCTAssertEqual(recorder.failure as? S1Error, S1Error(code: 5))
     }
 
     func testCompactMapSkipsNilWithoutConsumingDemand() {
-        let recorder = S1Recorder<Int, Never>(initialDemand: .max(2))
+        let recorder = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
         ["1", "x", "2", "y", "3"].publisher.compactMap { Int($0) }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [1, 2])
         recorder.request(.max(1))
@@ -48,13 +49,13 @@ final class TransformOperatorTests: XCTestCase {
     }
 
     func testTryCompactMap() {
-        let recorder = S1Recorder<Int, any Error>()
+        let recorder = TrackingSubscriber<Int, any Error>()
         ["1", "x", "!", "2"].publisher.tryCompactMap { text -> Int? in
             if text == "!" { throw S1Error(code: 9) }
             return Int(text)
         }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [1])
-        XCTAssertEqual(recorder.failure() as? S1Error, S1Error(code: 9))
+        XCTAssertEqual(recorder.failure as? S1Error, S1Error(code: 9))
     }
 
     func testKeyPathMaps() {
@@ -78,8 +79,8 @@ final class TransformOperatorTests: XCTestCase {
 
     func testScanPublishesRunningResultsPerSubscriber() {
         let publisher = (1...4).publisher.scan(0, +)
-        let first = S1Recorder<Int, Never>()
-        let second = S1Recorder<Int, Never>(initialDemand: .max(2))
+        let first = TrackingSubscriber<Int, Never>()
+        let second = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
         publisher.subscribe(first)
         publisher.subscribe(second)
         XCTAssertEqual(first.values, [1, 3, 6, 10])
@@ -88,12 +89,12 @@ final class TransformOperatorTests: XCTestCase {
     }
 
     func testTryScan() {
-        let recorder = S1Recorder<Int, any Error>()
+        let recorder = TrackingSubscriber<Int, any Error>()
         (1...5).publisher.tryScan(0) { sum, value in
             if value == 4 { throw S1Error(code: 4) }
             return sum + value
         }.subscribe(recorder)
         XCTAssertEqual(recorder.values, [1, 3, 6])
-        XCTAssertEqual(recorder.failure() as? S1Error, S1Error(code: 4))
+        XCTAssertEqual(recorder.failure as? S1Error, S1Error(code: 4))
     }
 }

@@ -46,6 +46,24 @@ final class TimerPublisherTests: XCTestCase {
     }
 }
 
+extension TimerPublisherTests {
+    func testAConnectedTimerLivesWithoutOtherReferencesAndIsReleasedAfterCancel() {
+        weak var weakPublisher: Timer.TimerPublisher?
+        let subscriber = TrackingSubscriber<Date, Never>()
+        do {
+            let publisher = Timer.publish(every: 0.002, on: .current, in: .default)
+            weakPublisher = publisher
+            publisher.autoconnect().subscribe(subscriber)
+        }
+        spin(until: { subscriber.values.count >= 2 })
+        XCTAssertNotNil(weakPublisher, "the running timer keeps its publisher")
+        XCTAssertGreaterThanOrEqual(subscriber.values.count, 2)
+        subscriber.cancel()
+        spin(until: { weakPublisher == nil })
+        XCTAssertNil(weakPublisher, "cancelling the last subscriber disconnects, and the timer lets the publisher go")
+    }
+}
+
 final class NotificationCenterPublisherTests: XCTestCase {
     private let ping = Notification.Name("StreamFoundationTests.ping")
 

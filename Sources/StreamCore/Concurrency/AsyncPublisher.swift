@@ -2,6 +2,7 @@ extension Publisher where Failure == Never {
     /// The published values as an asynchronous sequence: `for await value in publisher.values { … }`.
     ///
     /// Each iteration requests one value; cancelling the iterating task cancels the subscription and ends the loop.
+    @inlinable
     public var values: AsyncPublisher<Self> {
         AsyncPublisher(self)
     }
@@ -21,11 +22,13 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     internal let publisher: P
 
     /// Creates a sequence over `publisher`'s values.
+    @inlinable
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
     /// Subscribes to the publisher and returns the iterator that pulls from that subscription.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(publisher)
     }
@@ -40,7 +43,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
         @usableFromInline
         internal let lifetime: AsyncValuesLifetime<P.Output, Never>
 
-        @usableFromInline
+        @inlinable
         internal init(_ publisher: P) {
             let subscriber = AsyncValuesSubscriber<P.Output, Never>()
             lifetime = AsyncValuesLifetime(subscriber)
@@ -48,11 +51,13 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
         }
 
         /// The next value, or nil once the publisher finished or the task was cancelled.
+        @inlinable
         public mutating func next() async -> P.Output? {
             await next(isolation: nil)
         }
 
         /// The next value, awaited without leaving the caller's actor.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async -> P.Output? {
             switch await lifetime.subscriber.next(isolation: actor) {
             case .value(let value): return value

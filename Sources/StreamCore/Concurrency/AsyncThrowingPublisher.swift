@@ -3,6 +3,7 @@ extension Publisher {
     /// a failure is thrown from the loop.
     ///
     /// Each iteration requests one value; cancelling the iterating task cancels the subscription and ends the loop.
+    @inlinable
     public var values: AsyncThrowingPublisher<Self> {
         AsyncThrowingPublisher(self)
     }
@@ -23,11 +24,13 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     internal let publisher: P
 
     /// Creates a sequence over `publisher`'s values.
+    @inlinable
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
     /// Subscribes to the publisher and returns the iterator that pulls from that subscription.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(publisher)
     }
@@ -42,7 +45,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         @usableFromInline
         internal let lifetime: AsyncValuesLifetime<P.Output, P.Failure>
 
-        @usableFromInline
+        @inlinable
         internal init(_ publisher: P) {
             let subscriber = AsyncValuesSubscriber<P.Output, P.Failure>()
             lifetime = AsyncValuesLifetime(subscriber)
@@ -50,11 +53,13 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         }
 
         /// The next value; nil once the publisher finished or the task was cancelled; throws the publisher's failure.
+        @inlinable
         public mutating func next() async throws -> P.Output? {
             try await next(isolation: nil)
         }
 
         /// The next value, awaited without leaving the caller's actor.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> P.Output? {
             switch await lifetime.subscriber.next(isolation: actor) {
             case .value(let value): return value

@@ -6,46 +6,50 @@ import Synchronization
 /// subscription chain it references is freed then rather than at deinit. An atomic flag decides which call runs it,
 /// so creating one costs a single allocation (it sits on the path of every `sink`).
 public final class AnyCancellable: Cancellable, Hashable {
-    private enum Action {
-        case closure(() -> Void)
-        case cancellable(any Cancellable)
-    }
-
-    private let cancelled = Atomic<Bool>(false)
-    /// Touched only by the call that flips `cancelled`.
-    @exclusivity(unchecked) private var action: Action?
+    @usableFromInline internal let cancelled = Atomic<Bool>(false)
+    // Touched only by the call that flips `cancelled`. A class canceller (a subscriber, a subscription) is kept as
+    // is; anything else is wrapped in a closure.
+    @usableFromInline @exclusivity(unchecked) internal var closure: (() -> Void)?
+    @usableFromInline @exclusivity(unchecked) internal var object: (any Cancellable & AnyObject)?
 
     /// Creates a cancellable that runs `cancel` when cancelled or deinitialized.
     public init(_ cancel: @escaping () -> Void) {
-        action = .closure(cancel)
+        closure = cancel
     }
 
     /// Creates a cancellable that cancels `canceller` when cancelled or deinitialized.
+    @inlinable
     public init<C: Cancellable>(_ canceller: C) {
-        action = .cancellable(canceller)
+        if let object = canceller as? any Cancellable & AnyObject {
+            self.object = object
+        } else {
+            closure = canceller.cancel
+        }
+    }
+
+    /// Wraps a class canceller with no dynamic cast (the public generic initializer needs one to tell classes apart).
+    @usableFromInline
+    internal init(object canceller: any Cancellable & AnyObject) {
+        object = canceller
     }
 
     deinit {
         // No other reference exists during deinit.
         if !cancelled.load(ordering: .acquiring) {
-            run(action)
+            closure?()
+            object?.cancel()
         }
     }
 
     /// Cancels the activity. Later calls do nothing.
     public func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let taken = action
-        action = nil
-        run(taken)
-    }
-
-    private func run(_ action: Action?) {
-        switch action {
-        case .closure(let body): body()
-        case .cancellable(let canceller): canceller.cancel()
-        case nil: break
-        }
+        let closure = self.closure
+        let object = self.object
+        self.closure = nil
+        self.object = nil
+        closure?()
+        object?.cancel()
     }
 
     /// Stores this cancellable in the specified collection.

@@ -66,9 +66,13 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancell
         lock.lock()
         let subscription = upstreamSubscription
         upstreamSubscription = nil
+        // Released after unlocking: dropping the last reference runs the subject's deinit, which cancels its upstreams,
+        // this subscriber included, and would deadlock on this lock.
+        let subject = downstreamSubject
         downstreamSubject = nil
         lock.unlock()
         subscription?.cancel()
+        withExtendedLifetime(subject) {}
     }
 }
 

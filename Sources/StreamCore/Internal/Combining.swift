@@ -2,9 +2,8 @@
 /// `combine` closure turns one value per slot back into the typed tuple.
 ///
 /// Demand: every downstream request is forwarded to every upstream. zip can then never buffer more than what was
-/// asked for. combineLatest coalesces instead: a combination made while downstream has no demand is not queued; the
-/// latest combination is delivered when demand arrives (so nothing is sent beyond demand and no combination is lost
-/// that a later one doesn't supersede).
+/// asked for. combineLatest, like Combine's, does not send a combination made while downstream has no demand, and does
+/// not send it later either: the next one comes with the next upstream value (Combine's recorded behaviour).
 @usableFromInline
 internal struct CombiningStateMachine<Output, Failure: Error> {
     @usableFromInline internal let zip: Bool
@@ -13,7 +12,7 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
     @usableFromInline internal var finished: [Bool]
     /// zip: values waiting per slot; combineLatest: at most the latest one per slot.
     @usableFromInline internal var slots: [[Any]]
-    /// combineLatest: a combination is owed once demand arrives.
+    /// combineLatest: a combination was skipped for lack of demand (kept for diagnostics; Combine doesn't resend it).
     @usableFromInline internal var dirty = false
     /// Everything downstream asked for so far, for an upstream that subscribes late.
     @usableFromInline internal var requested: Subscribers.Demand = .none
@@ -240,20 +239,8 @@ internal final class CombiningStorage<Downstream: Subscriber>: Subscription, Cus
         }
         machine.requested += demand
         let upstreams = machine.subscriptions.compactMap { $0 }
-        var step = machine.queue.request(demand)
-        var owed: [Any]?
-        if machine.dirty, case .idle = step, !machine.queue.delivering, machine.queue.demand > 0 {
-            machine.dirty = false
-            owed = machine.take()
-        }
+        let step = machine.queue.request(demand)
         lock.unlock()
-        if let owed {
-            let combined = combine(owed)
-            lock.lock()
-            let deliverNow = machine.queue.offer(combined, tag: 0)
-            lock.unlock()
-            if deliverNow { step = .deliver(combined, tag: 0) }
-        }
         for upstream in upstreams { upstream.request(demand) }
         run(step)
     }

@@ -6,19 +6,10 @@
 /// one-at-a-time child), and its child is asked again when it has been delivered.
 @usableFromInline
 internal struct FanInStateMachine<Output, Failure: Error> {
-    @usableFromInline
-    internal enum ChildDemand { case idle, one, unlimited }
-
-    @usableFromInline
-    internal struct Child {
-        @usableFromInline var subscription: (any Subscription)?
-        @usableFromInline var demand: ChildDemand = .idle
-        @usableFromInline var queued = 0
-        @inlinable init() {}
-    }
+    @usableFromInline typealias Child = FanInChildState
 
     @usableFromInline internal var queue = DeliveryQueue<Output, Failure>()
-    @usableFromInline internal var children: [Int: Child] = [:]
+    @usableFromInline internal var children = ChildTable()
     @usableFromInline internal var nextChildID = 0
     @usableFromInline internal var outer: (any Subscription)?
     @usableFromInline internal var outerFinished: Bool
@@ -37,7 +28,7 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         if queue.isClosed { return nil }
         let id = nextChildID
         nextChildID += 1
-        children[id] = Child()
+        children.insert(id, Child())
         return id
     }
 
@@ -78,13 +69,10 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         _ id: Int, extra: Subscribers.Demand
     ) -> (Subscribers.Demand, DeliveryQueue<Output, Failure>.Step) {
         let step = queue.delivered(extra: extra)
-        guard var child = children[id], child.demand == .one else { return (.none, step) }
-        if queue.demand > 0 {
-            return (.max(1), step)
-        }
-        child.demand = .idle
-        children[id] = child
-        return (.none, step)
+        // Like Combine's merge, a one-at-a-time child always gets its next request back, demand or not: at most one
+        // value per child can then wait in the queue.
+        guard let child = children[id], child.demand == .one else { return (.none, step) }
+        return (.max(1), step)
     }
 
     /// After delivering a queued value: a child to ask for one more, and the next step.
@@ -95,8 +83,9 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         let step = queue.delivered(extra: extra)
         guard var child = children[id] else { return (nil, step) }
         if child.queued > 0 { child.queued -= 1 }
+        // Combine asks a one-at-a-time child for one more for every queued value it delivers.
         var refill: (any Subscription)?
-        if child.demand == .idle && child.queued == 0 && queue.demand > 0, let subscription = child.subscription {
+        if child.demand != .unlimited, let subscription = child.subscription {
             child.demand = .one
             refill = subscription
         }
@@ -107,7 +96,7 @@ internal struct FanInStateMachine<Output, Failure: Error> {
     /// A child finished normally: maybe ask the outer stream for another child, and the next step.
     @inlinable
     internal mutating func childFinished(_ id: Int) -> ((any Subscription)?, DeliveryQueue<Output, Failure>.Step) {
-        guard children.removeValue(forKey: id) != nil else { return (nil, .idle) }
+        guard children.removeValue(forKey: id) else { return (nil, .idle) }
         if queue.isClosed { return (nil, .idle) }
         if outerFinished {
             if children.isEmpty { return (nil, queue.complete(.finished, flush: true)) }
@@ -131,14 +120,15 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         _ failure: Failure?
     ) -> ([any Subscription], DeliveryQueue<Output, Failure>.Step) {
         if queue.closed { return ([], .idle) }
+        // Children first, then upstream: the order Combine's flatMap cancels in.
         var toCancel: [any Subscription] = []
-        if let outer { toCancel.append(outer) }
         for child in children.values {
             if let subscription = child.subscription { toCancel.append(subscription) }
         }
+        if let outer { toCancel.append(outer) }
         outer = nil
         outerFinished = true
-        children = [:]
+        children = ChildTable()
         if let failure {
             if queue.pendingCompletion != nil { return (toCancel, .idle) }
             return (toCancel, queue.complete(.failure(failure), flush: false))
@@ -156,14 +146,38 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         if queue.isClosed { return ([], step) }
         var asks: [(any Subscription, Subscribers.Demand)] = []
         let unlimited = queue.demand == .unlimited
-        for (id, var child) in children where child.demand == .idle && child.queued == 0 {
-            guard let subscription = child.subscription else { continue }
+        for id in children.ids {
+            guard var child = children[id], let subscription = child.subscription else { continue }
+            switch child.demand {
+            case .idle where child.queued == 0:
+                // Combine asks an idle child for one value, then for unlimited when that is what downstream wants.
+                asks.append((subscription, .max(1)))
+                if unlimited { asks.append((subscription, .unlimited)) }
+            case .idle, .one:
+                // Downstream went unlimited: so does every child (Combine's flatMap does this too).
+                guard unlimited else { continue }
+                asks.append((subscription, .unlimited))
+            case .unlimited:
+                continue
+            }
             child.demand = unlimited ? .unlimited : .one
             children[id] = child
-            asks.append((subscription, unlimited ? .unlimited : .max(1)))
         }
         return (asks, step)
     }
+}
+
+/// What a fan-in knows about one child. Not nested in the generic state machine, so that copying it needs no
+/// generic value witnesses on the hot path.
+@usableFromInline
+internal enum FanInChildDemand { case idle, one, unlimited }
+
+@usableFromInline
+internal struct FanInChildState {
+    @usableFromInline var subscription: (any Subscription)?
+    @usableFromInline var demand: FanInChildDemand = .idle
+    @usableFromInline var queued = 0
+    @inlinable init() {}
 }
 
 /// The storage behind flatMap and merge: the state machine behind a lock, and the downstream it serializes calls to.
@@ -173,8 +187,9 @@ internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomS
     @usableFromInline typealias Step = DeliveryQueue<Downstream.Input, Downstream.Failure>.Step
 
     @usableFromInline internal let lock = Lock()
-    @usableFromInline internal var machine: Machine
-    @usableFromInline internal var downstream: Downstream?
+    // Only touched under `lock`, so the runtime's exclusivity checks would be pure cost.
+    @usableFromInline @exclusivity(unchecked) internal var machine: Machine
+    @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
     @usableFromInline internal let name: String
 
     @inlinable
@@ -372,5 +387,81 @@ internal struct FanInChild<Downstream: Subscriber>: Subscriber, CustomStringConv
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
         storage.childCompleted(id, completion)
+    }
+}
+
+/// The children of a fan-in, keyed by number. The most recent child lives outside the dictionary: with flatMap over
+/// publishers that finish at once (`Just`), every child is born, served and removed there without hashing.
+@usableFromInline
+internal struct ChildTable {
+    @usableFromInline typealias Child = FanInChildState
+
+    // `recent` is meaningful only when `hasRecent`: a plain struct plus a flag, because an Optional of a struct holding
+    // an existential is tested through value witnesses, which showed in flatMap's profile.
+    @usableFromInline internal var recentID = -1
+    @usableFromInline internal var hasRecent = false
+    @usableFromInline internal var recent = Child()
+    @usableFromInline internal var others: [Int: Child] = [:]
+
+    @inlinable internal init() {}
+
+    @inlinable
+    internal var isEmpty: Bool { !hasRecent && others.isEmpty }
+
+    /// Adds a child with a number not used before.
+    @inlinable
+    internal mutating func insert(_ id: Int, _ child: Child) {
+        if hasRecent { others[recentID] = recent }
+        recentID = id
+        recent = child
+        hasRecent = true
+    }
+
+    /// Reads or replaces an existing child (setting nil removes it).
+    @inlinable
+    internal subscript(id: Int) -> Child? {
+        get {
+            if hasRecent && id == recentID { return recent }
+            return others.isEmpty ? nil : others[id]
+        }
+        set {
+            if hasRecent && id == recentID {
+                if let newValue {
+                    recent = newValue
+                } else {
+                    recent = Child()
+                    hasRecent = false
+                    recentID = -1
+                }
+            } else if newValue != nil || !others.isEmpty {
+                others[id] = newValue
+            }
+        }
+    }
+
+    @inlinable
+    @discardableResult
+    internal mutating func removeValue(forKey id: Int) -> Bool {
+        if hasRecent && id == recentID {
+            recent = Child()
+            hasRecent = false
+            recentID = -1
+            return true
+        }
+        return others.isEmpty ? false : others.removeValue(forKey: id) != nil
+    }
+
+    @inlinable
+    internal var ids: [Int] {
+        var all = Array(others.keys)
+        if hasRecent { all.append(recentID) }
+        return all
+    }
+
+    @inlinable
+    internal var values: [Child] {
+        var all = Array(others.values)
+        if hasRecent { all.append(recent) }
+        return all
     }
 }

@@ -11,11 +11,14 @@ internal final class RelaySubscription<Downstream: Subscriber>: Subscription, Cu
     @usableFromInline internal var generation = 0
     @usableFromInline internal var demand: Subscribers.Demand = .none
     @usableFromInline internal let name: String
+    /// Retry passes downstream's extra demand on with `request` instead of returning it, as Combine's does.
+    @usableFromInline internal let requestsExtraDemand: Bool
 
     @inlinable
-    internal init(downstream: Downstream, name: String) {
+    internal init(downstream: Downstream, name: String, requestsExtraDemand: Bool = false) {
         self.downstream = downstream
         self.name = name
+        self.requestsExtraDemand = requestsExtraDemand
     }
 
     @usableFromInline
@@ -46,12 +49,15 @@ internal final class RelaySubscription<Downstream: Subscriber>: Subscription, Cu
         demand -= 1
         lock.unlock()
         let extra = target.receive(value)
-        if extra > 0 {
-            lock.lock()
-            if generation == self.generation { demand += extra }
-            lock.unlock()
-        }
-        return extra
+        guard extra > 0 else { return .none }
+        lock.lock()
+        let current = generation == self.generation
+        if current { demand += extra }
+        let subscription = current && requestsExtraDemand ? upstream : nil
+        lock.unlock()
+        guard requestsExtraDemand else { return extra }
+        subscription?.request(extra)
+        return .none
     }
 
     /// Leaves the current upstream (which completed): returns the number for the next one, or nil if the stream is over.
@@ -82,7 +88,7 @@ internal final class RelaySubscription<Downstream: Subscriber>: Subscription, Cu
 
     @inlinable
     internal func request(_ more: Subscribers.Demand) {
-        precondition(more != .none, "demand must not be .none")
+        // No trap on `.none`: Combine's append/catch/retry forward it upstream.
         lock.lock()
         guard downstream != nil else {
             lock.unlock()

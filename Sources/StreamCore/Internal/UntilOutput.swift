@@ -109,8 +109,8 @@ internal final class UntilOutputStorage<Downstream: Subscriber>: Subscription, C
         }
         if dropping && !triggered {
             lock.unlock()
-            // A dropped element doesn't use up downstream's demand: ask for a replacement.
-            return .max(1)
+            // Dropped, and (as in Combine) not replaced by a request: it used up part of the demand forwarded upstream.
+            return .none
         }
         lock.unlock()
         return target.receive(value)
@@ -132,7 +132,7 @@ internal final class UntilOutputStorage<Downstream: Subscriber>: Subscription, C
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        precondition(demand != .none, "demand must not be .none")
+        // No trap on `.none` here: Combine forwards it (accumulated before upstream's subscription arrives).
         lock.lock()
         guard downstream != nil else {
             lock.unlock()

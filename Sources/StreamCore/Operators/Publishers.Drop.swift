@@ -81,9 +81,11 @@ extension Publishers.Drop {
             }
         }
 
+        /// A value that arrives before the upstream subscription still counts and, past the dropped ones, goes
+        /// downstream: the downstream already has its subscription, and Combine's Drop does the same.
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             lock.lock()
-            guard case .subscribed = state else {
+            if case .terminal = state {
                 lock.unlock()
                 return .none
             }

@@ -2,7 +2,7 @@ extension Publisher {
     /// Ignores elements from upstream until another publisher emits an element.
     ///
     /// A failure of the trigger fails this publisher; if the trigger finishes without an element, so does this one,
-    /// since nothing could pass any more.
+    /// since nothing could pass any more. Dropped elements use up the demand forwarded upstream, as in Combine.
     @inlinable
     public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
     where Failure == P.Failure {

@@ -140,8 +140,8 @@ extension Publishers.HandleEvents {
             downstream.receive(completion: completion)
         }
 
+        /// Like Combine's, reports and forwards any demand, `.none` included; the upstream decides whether that traps.
         func request(_ demand: Subscribers.Demand) {
-            precondition(demand != .none, "demand must not be zero")
             lock.lock()
             guard case .subscribed(let subscription) = state else {
                 lock.unlock()

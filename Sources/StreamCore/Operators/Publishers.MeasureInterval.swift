@@ -28,7 +28,7 @@ extension Publishers {
             self.scheduler = scheduler
         }
 
-        /// Subscribes to upstream; demand passes through unchanged.
+        /// Subscribes to upstream; demand passes through unchanged (extra demand from a value is requested upstream).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(MeasureIntervalInner<Upstream, Context, S>(downstream: subscriber, scheduler: scheduler))
         }
@@ -75,8 +75,12 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
             return .none
         }
         last = now
+        let subscription = upstream
         lock.unlock()
-        return target.receive(previous.distance(to: now))
+        // Combine passes downstream's extra demand on with a request rather than as the return value.
+        let extra = target.receive(previous.distance(to: now))
+        if extra > 0 { subscription?.request(extra) }
+        return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {

@@ -1,5 +1,6 @@
 extension Publisher {
-    /// Resubscribes to upstream after a failure, up to `retries` times; the failure after that is passed on.
+    /// Resubscribes to upstream after a failure, up to `retries` times (without limit if negative); the failure after
+    /// that is passed on.
     @inlinable
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
@@ -30,9 +31,10 @@ extension Publishers {
         /// for the demand downstream still has outstanding.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = RelaySubscription(downstream: subscriber, name: "Retry")
+            let relay = RelaySubscription(downstream: subscriber, name: "Retry", requestsExtraDemand: true)
             subscriber.receive(subscription: relay)
-            Self.attempt(upstream, relay: relay, generation: 0, remaining: retries)
+            // A negative count retries without limit, as in Combine.
+            Self.attempt(upstream, relay: relay, generation: 0, remaining: retries.flatMap { $0 < 0 ? nil : $0 })
         }
 
         @inlinable

@@ -69,27 +69,51 @@ internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
     @usableFromInline internal var outer: (any Subscription)?
     @usableFromInline internal var outerFinished = false
     @usableFromInline internal var latestID = 0
-    @usableFromInline internal var inner: (any Subscription)?
+    // The current inner subscription is a plain existential plus a flag: an Optional existential is tested and copied
+    // through value witnesses, which showed per element in the profile.
+    @usableFromInline internal var currentInner: any Subscription = Subscriptions.empty
+    @usableFromInline internal var hasInner = false
+
+    /// The current inner subscription, for the paths that don't run per element.
+    @inlinable
+    internal var inner: (any Subscription)? {
+        get { hasInner ? currentInner : nil }
+        set {
+            if let newValue {
+                currentInner = newValue
+                hasInner = true
+            } else {
+                currentInner = Subscriptions.empty
+                hasInner = false
+            }
+        }
+    }
     @usableFromInline internal var innerActive = false
 
     @inlinable internal init() {}
 
-    /// Upstream sent a new inner publisher: its number, and the previous inner subscription to cancel.
+    /// Upstream sent a new inner publisher: its number (-1: the stream is over), and the previous inner subscription
+    /// to cancel when the flag says there is one.
     @inlinable
-    internal mutating func newInner() -> (Int, (any Subscription)?)? {
-        if queue.isClosed { return nil }
+    internal mutating func newInner() -> (Int, any Subscription, Bool) {
+        if queue.isClosed { return (-1, currentInner, false) }
         latestID += 1
-        let previous = inner
-        inner = nil
+        let previous = currentInner
+        let hadPrevious = hasInner
+        if hadPrevious {
+            currentInner = Subscriptions.empty
+            hasInner = false
+        }
         innerActive = true
-        return (latestID, previous)
+        return (latestID, previous, hadPrevious)
     }
 
     /// Returns the demand to request from the inner subscription (`.none` for nothing), or nil to cancel it.
     @inlinable
     internal mutating func innerSubscribed(_ id: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
-        guard id == latestID, inner == nil, innerActive, !queue.isClosed else { return nil }
-        inner = subscription
+        guard id == latestID, !hasInner, innerActive, !queue.isClosed else { return nil }
+        currentInner = subscription
+        hasInner = true
         return queue.demand
     }
 
@@ -99,20 +123,23 @@ internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
         return queue.offer(value, tag: id)
     }
 
-    /// After a delivery: the inner subscription that should get downstream's extra demand, and the next step.
+    /// After a delivery: whether downstream's extra demand goes to the current inner subscription, and the next step.
     @inlinable
     internal mutating func delivered(
         _ id: Int, extra: Subscribers.Demand
-    ) -> ((any Subscription)?, DeliveryQueue<Output, Failure>.Step) {
+    ) -> (Bool, DeliveryQueue<Output, Failure>.Step) {
         let step = queue.delivered(extra: extra)
-        return (extra > 0 && id == latestID ? inner : nil, step)
+        return (extra > 0 && id == latestID, step)
     }
 
     @inlinable
     internal mutating func innerFinished(_ id: Int) -> DeliveryQueue<Output, Failure>.Step {
         guard id == latestID, innerActive else { return .idle }
         innerActive = false
-        inner = nil
+        if hasInner {
+            currentInner = Subscriptions.empty
+            hasInner = false
+        }
         if outerFinished { return queue.complete(.finished, flush: true) }
         return .idle
     }
@@ -153,8 +180,9 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     @usableFromInline typealias Step = DeliveryQueue<Downstream.Input, Downstream.Failure>.Step
 
     @usableFromInline internal let lock = Lock()
-    @usableFromInline internal var machine = Machine()
-    @usableFromInline internal var downstream: Downstream?
+    // Only touched under `lock`, so the runtime's exclusivity checks would be pure cost.
+    @usableFromInline @exclusivity(unchecked) internal var machine = Machine()
+    @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
 
     @inlinable
     internal init(downstream: Downstream) {
@@ -184,7 +212,8 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
                 lock.unlock()
                 let extra = target?.receive(value) ?? .none
                 lock.lock()
-                let (inner, next) = machine.delivered(tag, extra: extra)
+                let (forward, next) = machine.delivered(tag, extra: extra)
+                let inner: (any Subscription)? = forward && machine.hasInner ? machine.currentInner : nil
                 lock.unlock()
                 inner?.request(extra)
                 step = next
@@ -208,10 +237,10 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     @inlinable
     internal func outerValue(_ publisher: Inner) {
         lock.lock()
-        let decision = machine.newInner()
+        let (id, previous, hadPrevious) = machine.newInner()
         lock.unlock()
-        guard let (id, previous) = decision else { return }
-        previous?.cancel()
+        if id < 0 { return }
+        if hadPrevious { previous.cancel() }
         publisher.subscribe(SwitchToLatestInner(storage: self, id: id))
     }
 
@@ -254,10 +283,10 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
         lock.unlock()
         let extra = target?.receive(value) ?? .none
         lock.lock()
-        let (inner, next) = machine.delivered(id, extra: extra)
+        let (forward, next) = machine.delivered(id, extra: extra)
         lock.unlock()
         run(next)
-        return inner == nil ? .none : extra
+        return forward ? extra : .none
     }
 
     @inlinable
@@ -283,8 +312,9 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
         let (outer, inner, step) = machine.terminate(failure)
         if failure == nil { downstream = nil }
         lock.unlock()
-        outer?.cancel()
+        // Inner first, then upstream: the order Combine's switchToLatest cancels in.
         inner?.cancel()
+        outer?.cancel()
         run(step)
     }
 

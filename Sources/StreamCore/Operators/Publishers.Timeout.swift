@@ -63,6 +63,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     private var timer: (any Cancellable)?
     private var generation = 0
     private var terminal = false
+    private var requested = false
     private let interval: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
@@ -191,8 +192,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
         let subscription = upstream
+        let first = !requested
+        requested = true
         lock.unlock()
         subscription?.request(demand)
+        // Combine restarts the timer at downstream's first request, so the wait counts from when values were wanted.
+        if first { restartTimer() }
     }
 
     func cancel() {

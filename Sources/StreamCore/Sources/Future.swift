@@ -34,15 +34,18 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     }
 
     /// Attaches a subscriber; it receives the result (now or when it comes) as its demand allows.
+    ///
+    /// The subscription is handed over before the conduit can be fulfilled, so even a failure arriving from another
+    /// thread at that moment reaches the subscriber after its subscription.
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
         let conduit = FutureConduit(future: self, downstream: subscriber)
+        subscriber.receive(subscription: conduit)
         lock.lock()
         let known = result
-        if known == nil {
+        if known == nil && conduit.isLive {
             waiting.append(conduit)
         }
         lock.unlock()
-        subscriber.receive(subscription: conduit)
         if let known {
             conduit.fulfill(known)
         }
@@ -60,6 +63,9 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 /// The type-erased face of a subscriber's subscription to a future.
 private class FutureConduitBase<Output, Failure: Error> {
     func fulfill(_ result: Result<Output, Failure>) {}
+
+    /// False once the subscriber cancelled (possibly from inside `receive(subscription:)`).
+    var isLive: Bool { false }
 }
 
 /// One subscriber's subscription: delivers once both the result and demand are there, then forgets the subscriber.
@@ -81,6 +87,12 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
     }
 
     var description: String { "Future" }
+
+    override var isLive: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return downstream != nil
+    }
 
     override func fulfill(_ result: Result<Output, Failure>) {
         lock.lock()

@@ -29,21 +29,26 @@ extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
 /// Just's subscription: whoever first flips `done` (a request or a cancel) wins, so the value is delivered at most
-/// once without a lock.
+/// once without a lock, and the winner releases the subscriber (Combine does, even while the subscription is kept).
+/// The value stays until the subscription goes, as in Combine.
 @usableFromInline
 internal final class JustSubscription<Output, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable where Downstream.Input == Output
 {
     @usableFromInline internal let done = Atomic<Bool>(false)
-    // Kept until deinit: the subscriber drops this subscription when it completes or cancels, which ends the cycle.
-    // Plain lets keep the unspecialized path (calls arrive through `any Subscription`) free of metadata look-ups.
     @usableFromInline internal let output: Output
-    @usableFromInline internal let downstream: Downstream
+    /// The subscriber, boxed and held at +1 until the winner of `done` takes it. A plain optional of a class keeps
+    /// the unspecialized path (calls arrive through `any Subscription`) free of generic metadata look-ups.
+    @usableFromInline @exclusivity(unchecked) internal var box: Unmanaged<SubscriberBox<Downstream>>?
 
     @inlinable
     internal init(_ output: Output, _ downstream: Downstream) {
         self.output = output
-        self.downstream = downstream
+        box = Unmanaged.passRetained(SubscriberBox(downstream))
+    }
+
+    deinit {
+        box?.release()
     }
 
     @usableFromInline
@@ -52,13 +57,28 @@ internal final class JustSubscription<Output, Downstream: Subscriber>: Subscript
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand != .none, "demand must not be zero")
-        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = downstream.receive(output)
-        downstream.receive(completion: .finished)
+        guard !done.exchange(true, ordering: .acquiringAndReleasing), let taken = box else { return }
+        box = nil
+        let subscriber = taken.takeRetainedValue().subscriber
+        _ = subscriber.receive(output)
+        subscriber.receive(completion: .finished)
     }
 
     @inlinable
     internal func cancel() {
-        done.store(true, ordering: .releasing)
+        guard !done.exchange(true, ordering: .acquiringAndReleasing), let taken = box else { return }
+        box = nil
+        taken.release()
+    }
+}
+
+/// A subscriber in a class box, so that a subscription can hold it through an `Unmanaged` reference.
+@usableFromInline
+internal final class SubscriberBox<Subscriber> {
+    @usableFromInline internal let subscriber: Subscriber
+
+    @inlinable
+    internal init(_ subscriber: Subscriber) {
+        self.subscriber = subscriber
     }
 }

@@ -63,11 +63,18 @@ internal final class SequenceSubscription<Elements: Sequence, Downstream: Subscr
     @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
     @usableFromInline @exclusivity(unchecked) internal var demand = Subscribers.Demand.none
     @usableFromInline @exclusivity(unchecked) internal var emitting = false
+    /// `request` and `cancel` arrive through `any Subscription`, that is in unspecialized code, where every iterator
+    /// step and optional move would look up generic metadata. These capture-free closures, made in the specialized
+    /// initializer, run the real work as specialized code, at no allocation.
+    @usableFromInline internal let emitter: (SequenceSubscription, Subscribers.Demand) -> Void
+    @usableFromInline internal let canceller: (SequenceSubscription) -> Void
 
     @inlinable
     internal init(_ iterator: Elements.Iterator, _ downstream: Downstream) {
         self.iterator = iterator
         self.downstream = downstream
+        emitter = { subscription, demand in subscription.emit(demand) }
+        canceller = { subscription in subscription.cancelNow() }
         nextElement = self.iterator.next()
     }
 
@@ -81,6 +88,17 @@ internal final class SequenceSubscription<Elements: Sequence, Downstream: Subscr
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand != .none, "demand must not be zero")
+        emitter(self, demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        canceller(self)
+    }
+
+    /// The body of `request`, run specialized through `emitter`.
+    @inlinable
+    internal func emit(_ demand: Subscribers.Demand) {
         lock.lock()
         guard let downstream, !emitting else {
             self.demand += demand
@@ -139,8 +157,9 @@ internal final class SequenceSubscription<Elements: Sequence, Downstream: Subscr
         }
     }
 
+    /// The body of `cancel`, run specialized through `canceller`.
     @inlinable
-    internal func cancel() {
+    internal func cancelNow() {
         lock.lock()
         guard !cancelled.exchange(true, ordering: .relaxed) else {
             lock.unlock()

@@ -29,7 +29,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Attaches a subscriber; it receives the current value on its first request, then later values.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-        core.attach(subscriber)
+        core.attach(subscriber, owner: self)
     }
 
     /// Stores the value and sends it to every subscriber; ignored after completion.

@@ -17,7 +17,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// Attaches a subscriber; it is told of changes made after it requested demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-        core.attach(subscriber)
+        core.attach(subscriber, owner: self)
     }
 
     /// Tells every subscriber that the object is about to change.

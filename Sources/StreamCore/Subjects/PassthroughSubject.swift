@@ -17,7 +17,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// Attaches a subscriber; it receives values sent after it has requested them.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-        core.attach(subscriber)
+        core.attach(subscriber, owner: self)
     }
 
     /// Sends a value to every subscriber that has demand for it; ignored after completion.

@@ -35,17 +35,20 @@ public struct Published<Value> {
     }
 
     /// Reads and writes the value of a class's property, announcing writes to the object first.
+    @inlinable
     public static subscript<EnclosingSelf: AnyObject>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
     ) -> Value {
         get {
-            object[keyPath: storageKeyPath].box.value
+            object[keyPath: storageKeyPath].box.currentValue
         }
         set {
             let box = object[keyPath: storageKeyPath].box
-            box.resolveObjectWillChange(object)
+            if _slowPath(!box.resolved.load(ordering: .acquiring)) {
+                box.resolveSlowly(object)
+            }
             box.publish(newValue)
         }
     }
@@ -68,7 +71,7 @@ public struct Published<Value> {
         /// Attaches a subscriber; it receives the current value on its first request, then each new value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            box.subject.attach(subscriber)
+            box.subject.attach(subscriber, owner: nil)
         }
     }
 }
@@ -83,18 +86,20 @@ extension Published: @unchecked Sendable where Value: Sendable {}
 
 /// The storage of one `@Published` property: its value, its subject, and the object's change publisher once known.
 ///
-/// Like a plain stored property, the value itself is not synchronized: writing a property from several threads at
-/// once is the caller's race. The subject and the change-publisher cache are thread-safe.
+/// The value is read and written under a lock, as Combine's storage is, so a property set on one thread (say by
+/// `assign(to:)` after `receive(on:)`) and read on another is not a data race. Two threads setting it at once still
+/// race on which value ends up stored, as with any property.
 @usableFromInline
 internal final class PublishedBox<Value>: @unchecked Sendable {
-    @usableFromInline internal var value: Value
+    @usableFromInline @exclusivity(unchecked) internal var value: Value
     @usableFromInline internal let subject: SubjectCore<Value, Never>
-    /// The enclosing object's change publisher, set once.
-    @usableFromInline internal let objectWillChange = AtomicLazyReference<ObservableObjectPublisher>()
+    /// The enclosing object's change publisher, set once and held at +1 until deinit.
+    @usableFromInline internal let objectWillChange = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
     /// Set once the enclosing object has been examined; it stays unset with no publisher for plain classes.
     @usableFromInline internal let resolved = Atomic<Bool>(false)
+    /// Guards `value` and `assignments`.
+    @usableFromInline internal let lock = Lock()
     /// Subscriptions made by `assign(to: &$property)`, kept for as long as the property lives.
-    private let lock = Lock()
     private var assignments: [AnyCancellable] = []
 
     @usableFromInline
@@ -107,15 +112,10 @@ internal final class PublishedBox<Value>: @unchecked Sendable {
         for assignment in assignments {
             assignment.cancel()
         }
+        objectWillChange.load(ordering: .acquiring)?.release()
     }
 
-    /// Finds the enclosing object's default change publisher, once per property.
-    @inlinable
-    internal func resolveObjectWillChange(_ object: AnyObject) {
-        guard !resolved.load(ordering: .acquiring) else { return }
-        resolveSlowly(object)
-    }
-
+    /// Finds the enclosing object's default change publisher; called on the property's first write.
     @usableFromInline
     internal func resolveSlowly(_ object: AnyObject) {
         if let observable = object as? any ObservableObject, let publisher = defaultPublisher(of: observable) {
@@ -126,15 +126,31 @@ internal final class PublishedBox<Value>: @unchecked Sendable {
 
     @usableFromInline
     internal func adopt(_ publisher: ObservableObjectPublisher) {
-        _ = objectWillChange.storeIfNil(publisher)
+        let retained = Unmanaged.passRetained(publisher)
+        if !objectWillChange.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
+            retained.release()
+        }
     }
 
     /// Announces the change, publishes the new value, then stores it: Combine's willSet order.
     @inlinable
     internal func publish(_ newValue: Value) {
-        objectWillChange.load()?.send()
+        objectWillChange.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.send() }
         subject.send(newValue, updatingCurrentValue: true)
+        lock.lock()
+        let old = value
         value = newValue
+        lock.unlock()
+        // The old value is released here, outside the lock: its deinit may be user code.
+        withExtendedLifetime(old) {}
+    }
+
+    /// The stored value (the old one while subscribers are told of a new one).
+    @inlinable
+    internal var currentValue: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
     }
 
     internal func keep(_ assignment: AnyCancellable) {

@@ -22,8 +22,9 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     /// Attaches a subscriber; a subscriber arriving after completion gets an empty subscription and the completion.
+    /// The subscription keeps `owner` (the subject object) alive until it is cancelled or completed, as in Combine.
     @inlinable
-    internal func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+    internal func attach<S: Subscriber>(_ subscriber: S, owner: AnyObject?) where S.Input == Output, S.Failure == Failure {
         lock.lock()
         if let completion {
             lock.unlock()
@@ -35,7 +36,8 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             core: self,
             receiveValue: { subscriber.receive($0) },
             receiveCompletion: { subscriber.receive(completion: $0) },
-            isCurrentValue: isCurrentValue
+            isCurrentValue: isCurrentValue,
+            owner: owner
         )
         conduits.append(conduit)
         lock.unlock()

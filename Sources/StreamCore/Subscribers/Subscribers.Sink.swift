@@ -11,7 +11,7 @@ extension Publisher {
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink)
+        return AnyCancellable(object: sink)
     }
 }
 
@@ -21,7 +21,7 @@ extension Publisher where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: { _ in }, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink)
+        return AnyCancellable(object: sink)
     }
 }
 
@@ -32,24 +32,42 @@ extension Subscribers {
     /// cycle alive past the end of the subscription. Delivering a value takes no lock: an atomic phase says who may
     /// touch the closures, and a cancel that arrives during a delivery leaves the release to the deliverer.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
-        @usableFromInline internal typealias Status = SubscriberStatus
 
-        /// The closure to execute on receipt of a value (an empty closure once the sink has ended).
+        /// The closure to execute on receipt of a value; an empty closure once the sink has ended (and while a value
+        /// is being delivered, when the closure may not be copied safely).
         public var receiveValue: (Input) -> Void {
-            phase.load(ordering: .acquiring) == SinkPhase.ended ? { _ in } : handlers.takeUnretainedValue().receiveValue
+            withIdleHandlers { $0.receiveValue } ?? { _ in }
         }
 
-        /// The closure to execute on completion (an empty closure once the sink has ended).
+        /// The closure to execute on completion; an empty closure once the sink has ended (and while a value is being
+        /// delivered).
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            phase.load(ordering: .acquiring) == SinkPhase.ended ? { _ in } : handlers.takeUnretainedValue().receiveCompletion
+            withIdleHandlers { $0.receiveCompletion } ?? { _ in }
         }
 
-        /// Guards `status`, which only changes on subscription, completion and cancel.
+        /// Runs `body` on the closures while holding them the way a delivery does, so they cannot be released meanwhile.
+        private func withIdleHandlers<T>(_ body: (SinkHandlers<Input, Failure>) -> T) -> T? {
+            guard phase.compareExchange(
+                expected: SinkPhase.idle, desired: SinkPhase.delivering, ordering: .acquiring
+            ).exchanged else { return nil }
+            let result = handlers._withUnsafeGuaranteedRef(body)
+            if !phase.compareExchange(
+                expected: SinkPhase.delivering, desired: SinkPhase.idle, ordering: .acquiringAndReleasing
+            ).exchanged {
+                phase.store(SinkPhase.ended, ordering: .releasing)
+                releaseHandlers()
+            }
+            return result
+        }
+
+        /// Guards `subscription` and `terminated`, which only change on subscription, completion and cancel.
         @usableFromInline internal let lock = SpinLock()
         @usableFromInline internal let phase = Atomic<Int>(0)
         /// The closures, held at +1 and called without retaining them: `phase` says who may use or release them.
         @usableFromInline @exclusivity(unchecked) internal var handlers: Unmanaged<SinkHandlers<Input, Failure>>
-        @usableFromInline @exclusivity(unchecked) internal var status = Status.awaiting
+        @usableFromInline @exclusivity(unchecked) internal var subscription: (any Subscription)?
+        /// Set by completion or cancel; a subscription arriving afterwards is cancelled.
+        @usableFromInline @exclusivity(unchecked) internal var terminated = false
 
         /// Creates a sink with the given closures.
         @inlinable
@@ -73,12 +91,12 @@ extension Subscribers {
         @inlinable
         public func receive(subscription: any Subscription) {
             lock.lock()
-            guard case .awaiting = status else {
+            guard self.subscription == nil, !terminated else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            status = .subscribed(subscription)
+            self.subscription = subscription
             lock.unlock()
             subscription.request(.unlimited)
         }
@@ -109,12 +127,15 @@ extension Subscribers {
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
-            if case .terminal = status {
+            if terminated {
                 lock.unlock()
                 return
             }
-            status = .terminal
+            terminated = true
+            let finished = subscription
+            subscription = nil
             lock.unlock()
+            withExtendedLifetime(finished) {}
             let (claimed, current) = phase.compareExchange(
                 expected: SinkPhase.idle, desired: SinkPhase.delivering, ordering: .acquiring
             )
@@ -133,12 +154,13 @@ extension Subscribers {
         @inlinable
         public func cancel() {
             lock.lock()
-            guard case .subscribed(let subscription) = status else {
-                if case .awaiting = status { status = .terminal }
+            guard !terminated, let subscription else {
+                terminated = true
                 lock.unlock()
                 return
             }
-            status = .terminal
+            terminated = true
+            self.subscription = nil
             lock.unlock()
             end()
             subscription.cancel()
@@ -190,15 +212,6 @@ internal final class SinkHandlers<Input, Failure: Error> {
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
     }
-}
-
-/// Where a subscriber stands with its subscription. Not generic, so code running unspecialized (through
-/// `any Subscription` or `any Cancellable`) does not look up generic metadata to use it.
-@usableFromInline
-internal enum SubscriberStatus {
-    case awaiting
-    case subscribed(any Subscription)
-    case terminal
 }
 
 /// The phases of a sink's closures: who may call or release them.

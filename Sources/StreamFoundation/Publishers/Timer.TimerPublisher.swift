@@ -37,6 +37,7 @@ extension Timer {
         private let lock = NSLock()
         private var subscribers: [DemandGatedDelivery<Date, Never>] = []
         private var timer: Timer?
+        private var target: TimerTarget?
 
         /// Creates a timer publisher; prefer `Timer.publish(every:tolerance:on:in:options:)`.
         public init(
@@ -64,9 +65,15 @@ extension Timer {
         public func connect() -> any Cancellable {
             let (timer, isNew): (Timer, Bool) = lock.withLock {
                 if let running = self.timer { return (running, false) }
-                let created = Timer(timeInterval: interval, repeats: true) { [weak self] _ in
-                    self?.tick()
+                // While connected, the timer holds the publisher strongly (through `target`): the run loop keeps a
+                // scheduled timer, so a connected publisher stays alive even when nothing else references it, as
+                // `Timer.publish(…).autoconnect()` chains rely on. Disconnecting empties the target, so the publisher
+                // is released however long Foundation keeps the invalidated timer and its block.
+                let target = TimerTarget(self)
+                let created = Timer(timeInterval: interval, repeats: true) { _ in
+                    target.fire()
                 }
+                self.target = target
                 if let tolerance { created.tolerance = tolerance }
                 self.timer = created
                 return (created, true)
@@ -75,21 +82,26 @@ extension Timer {
                 runLoop.add(timer, forMode: mode)
             }
             let handle = UncheckedSendableTimer(timer)
+            // Weak: while connected the timer keeps the publisher alive; a cancellable kept after that must not.
             return AnyCancellable { [weak self] in
                 self?.disconnect(handle.timer)
             }
         }
 
         private func disconnect(_ timer: Timer) {
-            let wasCurrent: Bool = lock.withLock {
-                guard self.timer === timer else { return false }
+            let target: TimerTarget? = lock.withLock {
+                guard self.timer === timer else { return nil }
                 self.timer = nil
-                return true
+                defer { self.target = nil }
+                return self.target
             }
-            if wasCurrent { timer.invalidate() }
+            if let target {
+                timer.invalidate()
+                target.clear()
+            }
         }
 
-        private func tick() {
+        fileprivate func tick() {
             let now = Date()
             let current = lock.withLock { subscribers }
             for subscriber in current {
@@ -122,5 +134,29 @@ private final class TimerSubscription: Subscription, CustomStringConvertible, @u
     func cancel() {
         delivery.cancel()
         publisher?.remove(delivery)
+    }
+}
+
+/// What a connected timer calls: a strong reference to the publisher that disconnecting clears.
+private final class TimerTarget: @unchecked Sendable {
+    private let lock = NSLock()
+    private var publisher: Timer.TimerPublisher?
+
+    init(_ publisher: Timer.TimerPublisher) {
+        self.publisher = publisher
+    }
+
+    func fire() {
+        let publisher = lock.withLock { self.publisher }
+        publisher?.tick()
+    }
+
+    func clear() {
+        let released = lock.withLock { () -> Timer.TimerPublisher? in
+            defer { publisher = nil }
+            return publisher
+        }
+        // Released outside the lock: this may be the publisher's last reference.
+        _ = released
     }
 }
