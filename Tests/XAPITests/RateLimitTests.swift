@@ -12,7 +12,9 @@ private let swiftQuery = [URLQueryItem(name: "query", value: "#swift")]
 struct RateLimitTests {
     @Test func waitsUntilTheResetPlusMarginThenRetries() async throws {
         let harness = try Harness()
-        let reset = Date().addingTimeInterval(2)
+        // Far enough ahead that the 429 is still answered before the reset on a heavily loaded machine; at 2 s the
+        // reset had sometimes passed by the time the client read the response, and the countdown started at 0.
+        let reset = Date().addingTimeInterval(5)
         harness.stub.enqueue(.windowRateLimit(resetAt: reset))
         let data = try await harness.get(search, searchEndpoint, swiftQuery)
         let finished = Date()
@@ -23,7 +25,7 @@ struct RateLimitTests {
         #expect(finished >= headerReset.addingTimeInterval(fastRetry.rateLimitMargin))
         let events = harness.waits.all
         #expect(!events.isEmpty && events.allSatisfy { $0.endpoint == searchEndpoint && $0.reason == .rateLimit })
-        #expect(events.first!.secondsLeft >= 1 && events.first!.secondsLeft <= 4)
+        #expect(events.first!.secondsLeft >= 1 && events.first!.secondsLeft <= 8)
         #expect(events.last?.secondsLeft == 0)
         #expect(events.map(\.secondsLeft) == events.map(\.secondsLeft).sorted(by: >), "a countdown never goes up")
         #expect(events.first!.description.contains("retrying in"))
