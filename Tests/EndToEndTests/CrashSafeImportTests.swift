@@ -13,7 +13,7 @@ import XCTest
 /// `TWEETSH_CRASH_SEED` (reproduces the kill points), `TWEETSH_BINARY` (a release build of tweetsh to run).
 final class CrashSafeImportTests: XCTestCase {
     private struct Settings {
-        var tweets = 20_000
+        var tweets = 10_000
         var kills = 5
         var seed = UInt64.random(in: 1...UInt64(UInt32.max))
         var executable = Tweetsh.executable

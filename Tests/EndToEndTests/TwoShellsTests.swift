@@ -41,6 +41,8 @@ final class TwoShellsTests: XCTestCase {
         }
         var next = [0, 0]
         var ready = [false, false]
+        // When each command was typed and when its prompt came back, per shell, to show the runs really overlapped.
+        var spans: [[(line: String, start: Date, end: Date?)]] = [[], []]
         for shell in shells { try shell.terminal.waitForPrompt(Self.prompt, timeout: 20) }
         ready = [true, true]
         let deadline = Date().addingTimeInterval(600)
@@ -53,8 +55,10 @@ final class TwoShellsTests: XCTestCase {
                     guard (try? shell.terminal.waitFor(Self.prompt, timeout: 0.05)) != nil else { continue }
                     try shell.terminal.waitForPrompt("", timeout: 10)
                     ready[index] = true
+                    if !spans[index].isEmpty { spans[index][spans[index].count - 1].end = Date() }
                 }
                 if next[index] < shell.lines.count {
+                    spans[index].append((shell.lines[next[index]], Date(), nil))
                     shell.terminal.type(shell.lines[next[index]] + "\r")
                     next[index] += 1
                     ready[index] = false
@@ -67,6 +71,19 @@ final class TwoShellsTests: XCTestCase {
             XCTAssertFalse(shell.terminal.output.contains("database is locked"), shell.terminal.output)
             XCTAssertFalse(shell.terminal.output.contains("error:"), shell.terminal.output)
         }
+
+        // The runs overlapped: commands of one shell started while the other was importing.
+        var overlaps: [String] = []
+        for (mine, theirs) in [(0, 1), (1, 0)] {
+            for span in spans[mine] where span.line.hasPrefix("import") {
+                let end = span.end ?? Date()
+                for other in spans[theirs] where other.start >= span.start && other.start < end {
+                    overlaps.append("shell \(theirs + 1) ran '\(other.line.prefix(30))' during shell \(mine + 1)'s '\(span.line.suffix(10))'")
+                }
+            }
+        }
+        print("two-shells: " + overlaps.joined(separator: "; "))
+        XCTAssertFalse(overlaps.isEmpty, "no command ran while the other shell was importing")
 
         // History: every line of both shells, each shell's in its own order.
         let history = try History(path: tweetsh.historyFile).entries
