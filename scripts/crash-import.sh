@@ -31,6 +31,7 @@ for filter in "${filters[@]}"; do
     TWEETSH_BINARY="$release/tweetsh" \
     TWEETSH_CRASH_TWEETS=${TWEETSH_CRASH_TWEETS:-1000000} \
     TWEETSH_CRASH_KILLS=${TWEETSH_CRASH_KILLS:-5} \
+    TWEETSH_CRASH_KILL_BY=${TWEETSH_CRASH_KILL_BY:-bytes} \
     TWEETSH_SLOW_FAULTS=${TWEETSH_SLOW_FAULTS:-0} \
         "$work/tweetshPackageTests.xctest" "$filter" 2>&1 | tee -a "$log"
     status=${PIPESTATUS[0]}

@@ -48,6 +48,16 @@ public final class BackgroundProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Bytes the child has read with read(2) and similar calls so far (`rchar` in /proc/PID/io): how far an import has
+    /// got through its input file, whatever the machine's speed. Nil once the child has gone.
+    public var bytesRead: Int? {
+        guard let text = readTextFile("/proc/\(process.processIdentifier)/io") else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("rchar:") {
+            return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+
     /// True when the child ended because of a signal rather than by exiting.
     public var wasSignalled: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
 

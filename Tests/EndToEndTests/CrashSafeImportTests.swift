@@ -13,10 +13,14 @@ import XCTest
 /// `TWEETSH_CRASH_SEED` (reproduces the kill points), `TWEETSH_BINARY` (a release build of tweetsh to run).
 final class CrashSafeImportTests: XCTestCase {
     private struct Settings {
-        var tweets = 10_000
+        var tweets = 6_000
         var kills = 5
         var seed = UInt64.random(in: 1...UInt64(UInt32.max))
         var executable = Tweetsh.executable
+        /// Where the kill lands: a random point in the input file (`bytes`, for big files: the reader is at most one
+        /// batch ahead of the writer) or a random moment of an import's duration (`time`, for small files, which are
+        /// read to the end before their first batch is committed).
+        var killBy = "time"
 
         init() {
             let environment = ProcessInfo.processInfo.environment
@@ -24,6 +28,7 @@ final class CrashSafeImportTests: XCTestCase {
             if let value = environment["TWEETSH_CRASH_KILLS"].flatMap(Int.init), value > 0 { kills = value }
             if let value = environment["TWEETSH_CRASH_SEED"].flatMap(UInt64.init) { seed = value }
             if let value = environment["TWEETSH_BINARY"], !value.isEmpty { executable = value }
+            if let value = environment["TWEETSH_CRASH_KILL_BY"], ["bytes", "time"].contains(value) { killBy = value }
         }
     }
 
@@ -39,12 +44,12 @@ final class CrashSafeImportTests: XCTestCase {
 
     func testKillDashNineDuringImportAtRandomPoints() throws {
         let settings = Settings()
-        print("crash-import: \(settings.tweets) tweets, \(settings.kills) kills, seed \(settings.seed), binary \(settings.executable)")
+        report("crash-import: \(settings.tweets) tweets, \(settings.kills) kills, seed \(settings.seed), binary \(settings.executable)")
         let tweetsh = Tweetsh()
         let file = tweetsh.home.file("collection.jsonl")
         let clock = Date()
         let expectation = try writeCollection(to: file, tweets: settings.tweets)
-        print("crash-import: wrote \(expectation.lines) lines in \(seconds(since: clock)) s")
+        report("crash-import: wrote \(expectation.lines) lines in \(seconds(since: clock)) s")
 
         // The store the shell seeds on first run; every attempt starts from a copy of it.
         let template = tweetsh.home.file("template.sqlite")
@@ -52,31 +57,49 @@ final class CrashSafeImportTests: XCTestCase {
                                          environment: tweetsh.environment())
         XCTAssertEqual(seeding.status, 0, seeding.standardError)
 
-        // An uninterrupted import: how long one takes, and that it reaches the expected counts.
-        let reference = tweetsh.home.file("reference.sqlite")
-        try StoreInspection.copy(from: template, to: reference)
-        let started = Date()
-        let full = try importRun(settings.executable, store: reference, file: file, tweetsh: tweetsh)
-        let duration = Date().timeIntervalSince(started)
-        print("crash-import: uninterrupted import \(String(format: "%.1f", duration)) s")
-        XCTAssertEqual(full.status, 0, full.standardError)
-        XCTAssertTrue(full.standardOutput.contains("imported \(settings.tweets) tweets from \(expectation.lines) lines"),
-                      full.standardOutput)
-        try checkFinal(StoreInspection(path: reference), expectation, label: "uninterrupted")
-
+        let fileSize = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
         var random = SplitMix64(seed: settings.seed)
         let attempt = tweetsh.home.file("attempt.sqlite")
+        // For kills in time, how long an import takes here and now; a miss (the import ended first) shortens it.
+        var duration = 0.0
+        if settings.killBy == "time" {
+            try StoreInspection.copy(from: template, to: attempt)
+            let started = Date()
+            let full = try importRun(settings.executable, store: attempt, file: file, tweetsh: tweetsh)
+            duration = Date().timeIntervalSince(started)
+            XCTAssertEqual(full.status, 0, full.standardError)
+            try checkFinal(StoreInspection(path: attempt), expectation, label: "uninterrupted")
+            report("crash-import: uninterrupted import \(seconds(since: started)) s")
+        }
         for kill in 1...settings.kills {
             let fraction = 0.03 + 0.94 * random.unit()
-            try StoreInspection.copy(from: template, to: attempt)
-            let child = try BackgroundProcess(settings.executable, arguments: ["--store", attempt, "-c", "import \(file)"],
-                                              environment: tweetsh.environment(), directory: tweetsh.home.path)
-            let killStart = Date()
-            usleep(UInt32(fraction * duration * 1_000_000))
-            let finishedFirst = !child.isRunning
-            child.send(SIGKILL)
-            child.waitForExit(timeout: 30)
-            XCTAssertFalse(finishedFirst, "kill \(kill): the import ended before the kill at \(fraction)")
+            var killedAfter = 0.0
+            var killed = false
+            for _ in 0..<4 where !killed {
+                try StoreInspection.copy(from: template, to: attempt)
+                let child = try BackgroundProcess(settings.executable, arguments: ["--store", attempt, "-c", "import \(file)"],
+                                                  environment: tweetsh.environment(), directory: tweetsh.home.path)
+                let killStart = Date()
+                if settings.killBy == "bytes" {
+                    let target = Int(fraction * Double(fileSize))
+                    while child.isRunning, (child.bytesRead ?? 0) < target { usleep(1_000) }
+                } else if kill % 2 == 0 {
+                    // Every other kill lands just after a batch is committed, while the next one is being written,
+                    // so the resume path is crossed even when a small file's batches all commit near its end.
+                    let progress = StoreInspection(path: attempt)
+                    while child.isRunning, ((try? progress.query("SELECT line FROM imports;")) ?? []).isEmpty {
+                        usleep(5_000)
+                    }
+                } else {
+                    while child.isRunning, Date().timeIntervalSince(killStart) < fraction * duration { usleep(1_000) }
+                }
+                killed = child.isRunning
+                child.send(SIGKILL)
+                child.waitForExit(timeout: 30)
+                killedAfter = Date().timeIntervalSince(killStart)
+                if !killed { duration = killedAfter * 0.8 }
+            }
+            XCTAssertTrue(killed, "kill \(kill): the import always ended before the kill at \(fraction)")
 
             let inspection = StoreInspection(path: attempt)
             XCTAssertEqual(inspection.integrityProblems(), [], "kill \(kill): integrity")
@@ -86,10 +109,9 @@ final class CrashSafeImportTests: XCTestCase {
             let committedLines = progress?.line ?? 0
             XCTAssertEqual(counts.searchable, expectation.searchableAfterLines[min(committedLines, expectation.lines)],
                            "kill \(kill): the tweets present are exactly those of the \(committedLines) committed lines")
-            print("crash-import: kill \(kill) at \(String(format: "%.1f", Date().timeIntervalSince(killStart))) s "
-                + "(\(Int(fraction * 100))%): \(committedLines) lines committed, \(counts)")
-
+            let checked = Date()
             let rerun = try importRun(settings.executable, store: attempt, file: file, tweetsh: tweetsh)
+            let rerunSeconds = Date().timeIntervalSince(checked)
             XCTAssertEqual(rerun.status, 0, rerun.standardError)
             XCTAssertTrue(rerun.standardOutput.contains("imported \(settings.tweets) tweets from \(expectation.lines) lines"),
                           "kill \(kill): \(rerun.standardOutput)")
@@ -99,6 +121,9 @@ final class CrashSafeImportTests: XCTestCase {
             }
             XCTAssertFalse((rerun.standardOutput + rerun.standardError).contains("database is locked"))
             try checkFinal(inspection, expectation, label: "kill \(kill) rerun")
+            report("crash-import: kill \(kill) at \(Int(fraction * 100))% of the \(settings.killBy == "bytes" ? "file" : kill % 2 == 0 ? "duration (after the first commit)" : "duration"), \(String(format: "%.1f", killedAfter)) s in: "
+                + "\(committedLines) of \(expectation.lines) lines committed, \(counts); rerun \(String(format: "%.1f", rerunSeconds)) s: "
+                + (rerun.standardOutput.split(separator: "\n").last.map(String.init) ?? ""))
         }
     }
 
@@ -148,6 +173,11 @@ final class CrashSafeImportTests: XCTestCase {
         expectation.finalIncludedOnly = included.subtracting(searchable).count
         expectation.finalUsers = users.count
         return expectation
+    }
+
+    /// Progress lines for the script's log, flushed at once since a long run's output goes to a pipe.
+    private func report(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     private func seconds(since date: Date) -> String { String(format: "%.1f", Date().timeIntervalSince(date)) }

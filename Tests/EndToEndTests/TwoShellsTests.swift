@@ -9,6 +9,8 @@ import XCTest
 /// no one may see "database is locked", and the store must end with exactly the tweets of every file.
 final class TwoShellsTests: XCTestCase {
     private static let prompt = "(local, no key)> "
+    /// Tweets per file: more than one 5,000-tweet import batch, so each import commits twice.
+    private static let tweetsPerFile = 6_000
 
     func testTwoShellsSearchingAndImportingAtOnce() throws {
         let tweetsh = Tweetsh()
@@ -24,7 +26,7 @@ final class TwoShellsTests: XCTestCase {
             let path = tweetsh.home.file("part\(index + 1).jsonl")
             _ = FileManager.default.createFile(atPath: path, contents: nil)
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            let corpus = DemoCorpus(seed: UInt64(seed), tweetCount: 8_000)
+            let corpus = DemoCorpus(seed: UInt64(seed), tweetCount: Self.tweetsPerFile)
             try corpus.writeTwarc2JSONL(to: handle)
             try handle.close()
             for page in corpus { searchable.formUnion(page.tweets.map(\.id.rawValue)) }
@@ -102,7 +104,7 @@ final class TwoShellsTests: XCTestCase {
         XCTAssertEqual(counts.searchHistory, searches.count, "each search recorded once")
         let imports = try inspection.imports()
         XCTAssertEqual(imports.map(\.path), files.sorted())
-        XCTAssertEqual(imports.map(\.tweets), [8_000, 8_000, 8_000, 8_000])
+        XCTAssertEqual(imports.map(\.tweets), Array(repeating: Self.tweetsPerFile, count: 4))
         XCTAssertTrue(imports.allSatisfy(\.finished))
     }
 }
