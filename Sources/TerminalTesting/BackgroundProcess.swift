@@ -48,12 +48,19 @@ public final class BackgroundProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// Bytes the child has read with read(2) and similar calls so far (`rchar` in /proc/PID/io): how far an import has
-    /// got through its input file, whatever the machine's speed. Nil once the child has gone.
-    public var bytesRead: Int? {
-        guard let text = readTextFile("/proc/\(process.processIdentifier)/io") else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("rchar:") {
-            return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces))
+    /// The child's read position in the file at `path` (`pos` in /proc/PID/fdinfo for the descriptor open on it): how
+    /// far an import has got through its input, whatever the machine's speed. Nil while the file is not open, and once
+    /// the child has gone.
+    public func position(inOpenFile path: String) -> Int? {
+        let directory = "/proc/\(process.processIdentifier)/fd"
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        for descriptor in descriptors {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + descriptor),
+                  target == path,
+                  let info = readTextFile("/proc/\(process.processIdentifier)/fdinfo/\(descriptor)") else { continue }
+            for line in info.split(separator: "\n") where line.hasPrefix("pos:") {
+                return Int(line.dropFirst(4).trimmingCharacters(in: .whitespaces))
+            }
         }
         return nil
     }

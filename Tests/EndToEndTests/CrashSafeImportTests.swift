@@ -17,8 +17,8 @@ final class CrashSafeImportTests: XCTestCase {
         var kills = 5
         var seed = UInt64.random(in: 1...UInt64(UInt32.max))
         var executable = Tweetsh.executable
-        /// Where the kill lands: a random point in the input file (`bytes`, for big files: the reader is at most one
-        /// batch ahead of the writer) or a random moment of an import's duration (`time`, for small files, which are
+        /// Where the kill lands: a random point in the input file (`bytes`, for big files: the importer's read position,
+        /// which runs a little ahead of what is committed) or a random moment of an import's duration (`time`, for small files, which are
         /// read to the end before their first batch is committed).
         var killBy = "time"
 
@@ -82,7 +82,7 @@ final class CrashSafeImportTests: XCTestCase {
                 let killStart = Date()
                 if settings.killBy == "bytes" {
                     let target = Int(fraction * Double(fileSize))
-                    while child.isRunning, (child.bytesRead ?? 0) < target { usleep(1_000) }
+                    while child.isRunning, (child.position(inOpenFile: file) ?? 0) < target { usleep(2_000) }
                 } else if kill % 2 == 0 {
                     // Every other kill lands just after a batch is committed, while the next one is being written,
                     // so the resume path is crossed even when a small file's batches all commit near its end.
