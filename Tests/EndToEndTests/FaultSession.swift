@@ -77,7 +77,8 @@ final class FaultFixtures: @unchecked Sendable {
     static let token = StubServer.defaultBearerToken
     static let shared = FaultFixtures()
 
-    private let directory = TemporaryDirectory(prefix: "tweetsh-faults-template")
+    /// Lives as long as the test process, so it is removed at exit rather than by a `TemporaryDirectory`.
+    private static let directory = "/tmp/tweetsh-faults-template-\(getpid())"
     let templatePath: String
     let expected: StoreCounts
 
@@ -86,7 +87,9 @@ final class FaultFixtures: @unchecked Sendable {
     }
 
     private init() {
-        templatePath = directory.file("template.sqlite")
+        try! FileManager.default.createDirectory(atPath: Self.directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: FaultFixtures.directory) }
+        templatePath = Self.directory + "/template.sqlite"
         // The first run seeds the demo corpus; `source` only prints where searches go.
         let seeding = Tweetsh()
         let seeded = try? seeding.run(["--store", templatePath, "--source", "local", "-c", "source"])
@@ -94,7 +97,7 @@ final class FaultFixtures: @unchecked Sendable {
         // A clean run of the probe on a copy gives the counts every row must end with.
         let stub = try! StubServer()
         defer { stub.stop() }
-        let control = directory.file("control.sqlite")
+        let control = Self.directory + "/control.sqlite"
         try! StoreInspection.copy(from: templatePath, to: control)
         let run = try? seeding.run(["--store", control, "-c", FaultSession.probe], environment: Self.apiEnvironment(stub.baseURL))
         precondition(run?.status == 0, "the control run failed: \(run?.standardError ?? "")")
