@@ -74,6 +74,12 @@ struct Repl {
         do {
             command = try ShellCommand.parse(text)
         } catch {
+            // A line that looks like it holds a secret (a pasted token) is neither quoted back nor recorded.
+            if SensitiveLines.isSensitive(text) {
+                session.output.error("this line was not understood and looks like it holds a token or secret, so it is "
+                    + "not shown; to sign in, type `auth` alone and enter the token at its hidden prompt")
+                return .failed
+            }
             session.output.error(error.message)
             if let column = error.column, session.isInteractive || reader == nil {
                 session.output.note("  " + text)

@@ -117,6 +117,12 @@ public final class ShellSession: @unchecked Sendable {
     public func execute(_ command: ShellCommand, reader: (any LineReader)?) async -> CommandStatus {
         switch command {
         case .search(let options):
+            // Judged as the `search` line it came from, so only the token-shaped-word rule applies, not the `auth` one.
+            if SensitiveLines.isSensitive("search " + options.query) {
+                output.error("the query looks like it holds a token or secret, so it is not searched: it would be sent "
+                    + "to the API and kept in the store's search history")
+                return .failed
+            }
             rememberQuery(options.query)
             return await runViewModelCommand(label: "searching \(options.source ?? sources.current)") { id in
                 self.viewModel.searches.send(Tagged(id: id, value: options))
