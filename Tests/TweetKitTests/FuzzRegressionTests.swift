@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TweetKit
 
@@ -29,5 +30,27 @@ struct QueryFuzzRegressionTests {
         let quoted = try SearchQuery(parsing: #"a -"OR""#)
         #expect(try SearchQuery(parsing: quoted.description) == quoted)
         #expect(try SearchQuery(parsing: "a -ORx").description == "a -ORx")
+    }
+}
+
+/// Inputs the API page and JSONL fuzzers (Fuzz/APIPage, Fuzz/JSONL) found: a `created_at` before 1678 or after 2262 with
+/// nine fraction digits overflowed the nanosecond count and trapped.
+@Suite("Date parsing fuzz regressions")
+struct DateFuzzRegressionTests {
+    @Test("nanosecond timestamps outside Int64's range of nanoseconds parse instead of trapping")
+    func farDatesWithLongFractions() throws {
+        let early = try #require(TwitterDate.parseISO8601("1010-11-15T18:00:00.0007035677698"))
+        #expect(early.timeIntervalSince1970 < -30_000_000_000)
+        let late = try #require(TwitterDate.parseISO8601("2300-01-01T00:00:00.123456789Z"))
+        #expect(abs(late.timeIntervalSince1970 - 10_413_792_000.123456789) < 0.001)
+        // The exact path still holds for ordinary API dates.
+        #expect(TwitterDate.parseISO8601("2021-11-15T18:00:00.001Z")?.timeIntervalSince1970 == 1_636_999_200.001)
+    }
+
+    @Test("the found API page and JSONL line decode or throw")
+    func foundInputs() {
+        let page = #"{"data":[{"id":"1","text":"x","author_id":"2","created_at":"1010-11-14T10:00:00.00055555555555Z"}]}"#
+        #expect((try? APIResponseDecoder.decodePage(from: Data(page.utf8))) != nil)
+        #expect((try? CollectionLineDecoder.decode(line: Data(page.utf8))) != nil)
     }
 }
