@@ -22,18 +22,33 @@ if [[ ! -f "$lib" ]] || [[ -n "$(find "$root/Sources/TweetKit" -name '*.swift' -
         -emit-library -static -o "$lib" "${tweetkit_sources[@]}"
 fi
 
+# TweetStore, for the importer target, the same way; SQLite comes from the system through Sources/CSQLite.
+store_lib() {
+    local store="$out/libTweetStore.a"
+    if [[ ! -f "$store" || "$lib" -nt "$store" ]] || [[ -n "$(find "$root/Sources/TweetStore" -name '*.swift' -newer "$store" | head -1)" ]]; then
+        echo "fuzz build: TweetStore" >&2
+        local sources=()
+        while IFS= read -r file; do sources+=("$file"); done < <(find "$root/Sources/TweetStore" -name '*.swift' | sort)
+        swiftc "${flags[@]}" -module-name TweetStore -I "$out" -I "$root/Sources/CSQLite" \
+            -emit-module -emit-module-path "$out/TweetStore.swiftmodule" -emit-library -static -o "$store" "${sources[@]}"
+    fi
+}
+
 build() {
     local name="$1"; shift
     local binary="$out/fuzz-$name"
-    if [[ -f "$binary" && ! "$lib" -nt "$binary" ]] && [[ -z "$(find "$@" -newer "$binary" | head -1)" ]]; then
+    local sources=() argument
+    for argument in "$@"; do [[ "$argument" == *.swift ]] && sources+=("$argument"); done
+    if [[ -f "$binary" && ! "$lib" -nt "$binary" && ! "$out/libTweetStore.a" -nt "$binary" ]] \
+        && [[ -z "$(find "${sources[@]}" -newer "$binary" | head -1)" ]]; then
         return 0
     fi
     echo "fuzz build: $name" >&2
-    swiftc "${flags[@]}" -module-name "$(echo "$name" | tr -d '-')Fuzz" -I "$out" -L "$out" -lTweetKit \
-        -o "$out/fuzz-$name" "$@"
+    swiftc "${flags[@]}" -module-name "$(echo "$name" | tr -d '-')Fuzz" -I "$out" -L "$out" \
+        -o "$out/fuzz-$name" "$@" -lTweetKit
 }
 
-targets=("${@:-query command-line api-page jsonl archive}")
+targets=("${@:-query command-line api-page jsonl archive store-import}")
 for target in ${targets[*]}; do
     case "$target" in
         query) build query "$root/Fuzz/Query/QueryFuzz.swift" ;;
@@ -44,6 +59,9 @@ for target in ${targets[*]}; do
         api-page) build api-page "$root/Fuzz/APIPage/APIPageFuzz.swift" ;;
         jsonl) build jsonl "$root/Fuzz/JSONL/JSONLFuzz.swift" ;;
         archive) build archive "$root/Fuzz/Archive/ArchiveFuzz.swift" ;;
+        store-import)
+            store_lib
+            build store-import "$root/Fuzz/StoreImport/StoreImportFuzz.swift" -I "$root/Sources/CSQLite" -lTweetStore -lsqlite3 ;;
         *) echo "unknown fuzz target: $target" >&2; exit 2 ;;
     esac
 done
