@@ -53,8 +53,13 @@ public enum TwitterDate {
             guard index == bytes.count else { return nil }
             guard let seconds = epochSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
             else { return nil }
-            let units = Int64(seconds - offsetSeconds) * fractionScale + fractionValue
-            return Date(timeIntervalSince1970: Double(units) / Double(fractionScale))
+            let whole = Int64(seconds - offsetSeconds)
+            // Nanoseconds overflow Int64 before 1678 and after 2262; such dates are read through Double instead.
+            let (scaled, overflow) = whole.multipliedReportingOverflow(by: fractionScale)
+            if overflow || scaled.addingReportingOverflow(fractionValue).overflow {
+                return Date(timeIntervalSince1970: Double(whole) + Double(fractionValue) / Double(fractionScale))
+            }
+            return Date(timeIntervalSince1970: Double(scaled + fractionValue) / Double(fractionScale))
         }
     }
 

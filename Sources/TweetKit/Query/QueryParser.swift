@@ -68,6 +68,7 @@ struct QueryParser {
             if chars[pos] == "(" {
                 throw fail(start, "expected a term after '-': a group in parentheses cannot be negated, negate each term")
             }
+            if atOR { throw fail(pos, "expected a term after '-', found the operator OR; write -\"OR\" for the word") }
             return .not(try parseTerm())
         case "(":
             if depth >= Self.maximumDepth {
@@ -166,7 +167,8 @@ struct QueryParser {
     /// `OR` in capitals standing alone (lowercase `or` is an ordinary word, as on X).
     private var atOR: Bool {
         guard pos + 1 < chars.count, chars[pos] == "O", chars[pos + 1] == "R" else { return false }
-        return pos + 2 == chars.count || chars[pos + 2].isWhitespace || chars[pos + 2] == "(" || chars[pos + 2] == "\""
+        return pos + 2 == chars.count || chars[pos + 2].isWhitespace || chars[pos + 2] == "(" || chars[pos + 2] == ")"
+            || chars[pos + 2] == "\""
     }
 
     private mutating func skipSpace() {
