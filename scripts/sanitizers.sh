@@ -5,6 +5,8 @@
 #
 # thread:  ThreadSanitizer over the StreamCore stress suite and the shell's view models (scratch .build-tsan).
 # address: AddressSanitizer over the store and LineEditor tests (scratch .build-asan).
+# TSAN_FILTER / ASAN_FILTER replace a pass's test filter (e.g. TSAN_FILTER=StreamCoreTests for all of StreamCore).
+# A filter that matches no test fails the pass (exit 2): a run that checks nothing must not pass.
 # Each pass has its own scratch path so it never invalidates the normal .build. Logs go to .build-sanitizer-logs/<pass>.log.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,10 +30,10 @@ for pass in "${passes[@]}"; do
     case "$pass" in
         thread)
             scratch=.build-tsan
-            filter='StreamCoreTests\.Stress|TweetShellTests\.(SearchViewModelTests|LiveViewModelTests)' ;;
+            filter="${TSAN_FILTER:-StreamCoreTests\.Stress|TweetShellTests\.(SearchViewModelTests|LiveViewModelTests)}" ;;
         address)
             scratch=.build-asan
-            filter='TweetStoreTests|LineEditorTests' ;;
+            filter="${ASAN_FILTER:-TweetStoreTests|LineEditorTests}" ;;
         *) echo "sanitizers: unknown pass '$pass' (thread or address)" >&2; exit 2 ;;
     esac
     log="$out/$pass.log"
@@ -43,6 +45,12 @@ for pass in "${passes[@]}"; do
     executed=$(grep -oE 'Executed [0-9]+ tests?' "$log" | tail -1)
     swift_testing=$(grep -oE 'Test run with [0-9]+ tests?' "$log" | tail -1)
     echo "sanitizers: $pass: exit $code, $reports report(s), ${executed:-no XCTest run}${swift_testing:+, $swift_testing}, ${seconds}s; log $log"
+    # A filter that matches nothing checks nothing; that must not pass.
+    if [[ -z "$executed$swift_testing" || ( "$executed" =~ ^Executed\ 0 && ( -z "$swift_testing" || "$swift_testing" =~ with\ 0 ) ) ]]; then
+        echo "sanitizers: $pass: no test matched '$filter'; nothing was checked" >&2
+        status=2
+        continue
+    fi
     if [[ $code -ne 0 || $reports -ne 0 ]]; then
         status=1
         grep -E -A12 'WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|error:|failed' "$log" | head -60

@@ -39,13 +39,13 @@ enum Measure {
         residentKilobytes(field: "VmHWM:") * 1024
     }
 
-    /// Current resident set size of this process in bytes (Linux `VmRSS`).
-    static func currentRSSBytes() -> Int {
-        residentKilobytes(field: "VmRSS:") * 1024
+    /// Current resident set size of this process, or of process `pid`, in bytes (Linux `VmRSS`).
+    static func currentRSSBytes(of pid: Int32? = nil) -> Int {
+        residentKilobytes(field: "VmRSS:", process: pid.map(String.init) ?? "self") * 1024
     }
 
-    private static func residentKilobytes(field: String) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    private static func residentKilobytes(field: String, process: String = "self") -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix(field) {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
         }

@@ -87,7 +87,7 @@ enum ShellSuite: BenchSuite {
             try terminal.waitForPrompt("> ", timeout: 30)
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
             if run > 0 { samples.append(elapsed) }
-            rss = residentBytes(of: terminal.pid)
+            rss = Measure.currentRSSBytes(of: terminal.pid)
             terminal.type("quit\r")
             _ = try terminal.waitForExit()
         }
@@ -127,14 +127,6 @@ enum ShellSuite: BenchSuite {
             drained.wait()
             return bytes
         }
-    }
-
-    static func residentBytes(of pid: Int32) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0) * 1024
-        }
-        return 0
     }
 }
 
