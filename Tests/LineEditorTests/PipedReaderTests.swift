@@ -8,9 +8,13 @@ import Testing
 @Suite("Piped reader")
 struct PipedReaderTests {
     /// A pipe whose write end the test feeds.
+    ///
+    /// Each end is closed once. Tests run in parallel, so a second close of a number another test has meanwhile been
+    /// given closes that test's descriptor: this once cut `lineeditor-demo`'s input and killed the run with SIGPIPE.
     final class Pipe {
         let readEnd: Int32
         let writeEnd: Int32
+        private var writerOpen = true
 
         init() {
             var ends: [Int32] = [0, 0]
@@ -24,11 +28,14 @@ struct PipedReaderTests {
             _ = bytes.withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress, $0.count) }
         }
 
-        func closeWriter() { close(writeEnd) }
+        func closeWriter() {
+            if writerOpen { close(writeEnd) }
+            writerOpen = false
+        }
 
         deinit {
             close(readEnd)
-            close(writeEnd)
+            closeWriter()
         }
     }
 
