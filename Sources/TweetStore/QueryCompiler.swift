@@ -34,9 +34,9 @@ struct QueryCompiler {
         var negatives: [String] = []
         var rest: [QueryExpression] = []
         for part in parts {
-            if case .not(let term) = part, let text = Self.fts(term) {
+            if case .not(let term) = part, let text = try fts(term) {
                 negatives.append(text)
-            } else if let text = Self.fts(part) {
+            } else if let text = try fts(part) {
                 positives.append(text)
             } else {
                 rest.append(part)
@@ -58,51 +58,61 @@ struct QueryCompiler {
 
     // MARK: FTS5
 
-    /// The FTS5 column a text term searches, and the text it looks for there.
-    static func column(of term: QueryTerm) -> (column: String, text: String)? {
+    /// The term's FTS5 column and the phrases (one or more, OR-ed) it looks for there, or nil when it is not an index
+    /// term. `from:` and `to:` resolve the handle to user ids first; a handle nobody has is not an index term, so it
+    /// becomes the SQL condition that matches nothing.
+    func columnPhrases(of term: QueryTerm) throws -> (column: String, phrases: [String])? {
         switch term {
-        case .keyword(let text), .phrase(let text): return ("body", text)
-        case .hashtag(let tag): return ("tags", tag)
-        case .cashtag(let tag): return ("cashtags", tag)
-        case .mention(let name): return ("mentions", name)
-        case .url(let text): return ("urls", text)
+        case .keyword(let text), .phrase(let text): return ("body", [text])
+        case .hashtag(let tag): return ("tags", [tag])
+        case .cashtag(let tag): return ("cashtags", [tag])
+        case .mention(let name): return ("mentions", [name])
+        case .url(let text): return ("urls", [text])
+        case .from(let handle):
+            let ids = try userIDs(handle)
+            return ids.isEmpty ? nil : ("refs", ids.map(TweetDocument.authorToken))
+        case .to(let handle):
+            let ids = try userIDs(handle)
+            return ids.isEmpty ? nil : ("refs", ids.map(TweetDocument.replyToken))
+        case .conversationID(let id): return ("refs", [TweetDocument.conversationToken(id.rawValue)])
         default: return nil
         }
     }
 
-    /// The term as an FTS5 phrase restricted to its column, or nil when it is not a text term or holds nothing the
-    /// tokenizer keeps (an emoji, punctuation), which then matches as a substring instead.
-    static func fts(_ term: QueryTerm) -> String? {
-        guard let (column, text) = column(of: term),
-              text.contains(where: { $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
-        return column + ":\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// The term as an FTS5 expression restricted to its column, or nil when it is not an index term or holds nothing
+    /// the tokenizer keeps (an emoji, punctuation), which then matches as a substring instead.
+    func fts(_ term: QueryTerm) throws -> String? {
+        guard let (column, phrases) = try columnPhrases(of: term),
+              phrases.allSatisfy({ $0.contains(where: { $0.isLetter || $0.isNumber || $0 == "_" }) }) else { return nil }
+        let quoted = phrases.map { column + ":\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        return quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " OR ") + ")"
     }
 
     /// A whole subtree as one FTS5 expression, if it can be one: text terms under AND and OR, with negated text terms
     /// only beside at least one positive (FTS5's NOT is binary).
-    static func fts(_ expression: QueryExpression) -> String? {
+    func fts(_ expression: QueryExpression) throws -> String? {
         switch expression {
         case .term(let term):
-            return fts(term)
+            return try fts(term)
         case .not:
             return nil
         case .and(let parts):
             var positives: [String] = []
             var negatives: [String] = []
             for part in parts {
-                if case .not(let term) = part, let text = fts(term) {
+                if case .not(let term) = part, let text = try fts(term) {
                     negatives.append(text)
-                } else if let text = fts(part) {
+                } else if let text = try fts(part) {
                     positives.append(text)
                 } else {
                     return nil
                 }
             }
-            return positives.isEmpty ? nil : combine(positives, negatives)
+            return positives.isEmpty ? nil : Self.combine(positives, negatives)
         case .or(let parts):
             var texts: [String] = []
             for part in parts {
-                guard let text = fts(part) else { return nil }
+                guard let text = try fts(part) else { return nil }
                 texts.append(text)
             }
             return "(" + texts.joined(separator: " OR ") + ")"
@@ -140,7 +150,7 @@ struct QueryCompiler {
 
     /// One term as a parenthesized condition that is never NULL.
     func condition(_ term: QueryTerm) throws -> (String, [SQLValue]) {
-        if let text = Self.fts(term) {
+        if let text = try fts(term) {
             return ("(t.id IN (SELECT rowid FROM tweets_fts WHERE tweets_fts MATCH ?))", [.text(text)])
         }
         switch term {
@@ -149,14 +159,10 @@ struct QueryCompiler {
         case .hashtag(let tag): return ("(instr(t.text, ?) > 0)", [.text("#" + tag)])
         case .cashtag(let tag): return ("(instr(t.text, ?) > 0)", [.text("$" + tag)])
         case .mention(let name): return ("(instr(t.text, ?) > 0)", [.text("@" + name)])
-        case .from(let handle): return try userCondition("t.author_id", handle)
-        case .to(let handle): return try userCondition("t.reply_to_user", handle)
+        case .from, .to, .conversationID: return ("(0)", [])  // a handle nobody has: `fts` found no ids
         case .lang(let code): return ("(coalesce(t.lang = ? COLLATE NOCASE, 0))", [.text(code)])
         case .is(let kind): return ("((t.flags & \(TweetFlags(kind).rawValue)) != 0)", [])
         case .has(let feature): return ("((t.flags & \(TweetFlags(feature).rawValue)) != 0)", [])
-        case .conversationID(let id):
-            let value = SQLValue.integer(Int64(bitPattern: id.rawValue))
-            return ("(t.conversation_id IS ? OR t.id IS ?)", [value, value])
         case .minLikes(let n): return ("(t.likes >= ?)", [.integer(Int64(n))])
         case .minReposts(let n): return ("(t.reposts >= ?)", [.integer(Int64(n))])
         case .minReplies(let n): return ("(t.replies >= ?)", [.integer(Int64(n))])
@@ -167,11 +173,8 @@ struct QueryCompiler {
         }
     }
 
-    /// `IS` rather than `=`: it is never NULL and SQLite still answers it from the index.
-    private func userCondition(_ column: String, _ handle: String) throws -> (String, [SQLValue]) {
-        let ids = Array(Set(try resolveUser(handle))).sorted()
-        if ids.isEmpty { return ("(0)", []) }
-        let sql = ids.map { _ in "\(column) IS ?" }.joined(separator: " OR ")
-        return ("(" + sql + ")", ids.map(SQLValue.integer))
+    /// The distinct ids of users with this handle (or this numeric id), smallest first.
+    private func userIDs(_ handle: String) throws -> [UInt64] {
+        Array(Set(try resolveUser(handle).map { UInt64(bitPattern: $0) })).sorted()
     }
 }

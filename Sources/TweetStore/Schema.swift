@@ -1,9 +1,17 @@
 /// The store's schema, versioned with `PRAGMA user_version`. Each migration moves the schema up by one version inside
 /// one transaction; opening a store runs the ones it has not seen yet.
 enum Schema {
+    /// One step up: SQL, then (when the step must compute rows) Swift run on the same transaction.
+    struct Migration: Sendable {
+        var sql: String
+        var rebuild: (@Sendable (Connection) throws -> Void)?
+    }
+
     /// Migrations in order; index 0 takes an empty file to version 1.
-    static let migrations: [String] = [
-        """
+    static let migrations: [Migration] = [Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex)]
+
+    /// The first schema: `from:`, `to:` and `conversation_id:` used B-tree indexes on `tweets`.
+    private static let version1 = """
         CREATE TABLE tweets(
             id INTEGER PRIMARY KEY,
             author_id INTEGER,
@@ -76,8 +84,33 @@ enum Schema {
             errors INTEGER NOT NULL,
             finished INTEGER NOT NULL
         ) WITHOUT ROWID;
-        """,
-    ]
+        """
+
+    /// Version 2 moves authors, reply targets and conversations into the full-text index (`refs`, see
+    /// `TweetDocument.refs`). A contentless FTS5 table cannot gain a column, so the index is made again from the rows.
+    private static let version2 = """
+        DROP INDEX tweets_author;
+        DROP INDEX tweets_conversation;
+        DROP INDEX tweets_reply_to;
+        DROP TABLE tweets_fts;
+        CREATE VIRTUAL TABLE tweets_fts USING fts5(
+            body, tags, cashtags, mentions, urls, refs,
+            content = '',
+            tokenize = "unicode61 remove_diacritics 2 tokenchars '_'"
+        );
+        """
+
+    /// Indexes every stored result again, oldest first (FTS5 writes ascending rowids fastest).
+    private static func rebuildIndex(_ connection: Connection) throws {
+        let insert = try connection.prepare(IndexChanges.insert)
+        let rows = try connection.prepare(
+            "SELECT \(TweetRecord.columns) FROM tweets t WHERE (t.flags & \(TweetFlags.includedOnly.rawValue)) = 0 ORDER BY t.id")
+        defer { rows.reset() }
+        while try rows.step() {
+            let tweet = try TweetRecord.tweet(from: rows)
+            try insert.run(Int64(bitPattern: tweet.id.rawValue), TweetDocument(tweet))
+        }
+    }
 
     static var currentVersion: Int { migrations.count }
 
@@ -89,7 +122,8 @@ enum Schema {
         }
         for target in version..<currentVersion {
             try connection.transaction {
-                try connection.execute(migrations[target])
+                try connection.execute(migrations[target].sql)
+                try migrations[target].rebuild?(connection)
                 try connection.execute("PRAGMA user_version = \(target + 1)")
             }
         }

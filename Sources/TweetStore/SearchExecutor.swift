@@ -37,8 +37,9 @@ struct SearchExecutor {
     /// Counting stops here: beyond it a count costs more than it tells.
     let countLimit: Int
 
-    /// bm25 weights per FTS5 column (body, tags, cashtags, mentions, urls): words in the text count most.
-    static let rank = "bm25(tweets_fts, 10.0, 6.0, 6.0, 4.0, 2.0)"
+    /// bm25 weights per FTS5 column (body, tags, cashtags, mentions, urls, refs): words in the text count most; who
+    /// wrote a tweet says nothing about how well it matches.
+    static let rank = "bm25(tweets_fts, 10.0, 6.0, 6.0, 4.0, 2.0, 0.0)"
 
     func search(_ query: SearchQuery, request: SearchRequest, cursor token: String?) throws -> Page {
         let reader = Reader(connection: connection)

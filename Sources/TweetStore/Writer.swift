@@ -13,21 +13,20 @@ struct Writer {
     init(connection: Connection) throws {
         self.connection = connection
         insertNew = try connection.prepare(Self.insertTweet + " ON CONFLICT(id) DO NOTHING")
-        selectExisting = try connection.prepare("SELECT flags, text, extra FROM tweets WHERE id = ?")
+        selectExisting = try connection.prepare("SELECT \(TweetRecord.columns) FROM tweets t WHERE t.id = ?")
         replaceTweet = try connection.prepare(Self.replaceTweet)
     }
 
-    /// Writes pages: their tweets as search results, their included tweets for lookups, their users and media.
+    /// Writes a batch: its users and media, then its tweets as search results or, for included ones, for lookups.
     ///
-    /// The full-text index is written last, in ascending id order, because FTS5 flushes its pending data to a new
-    /// segment whenever a rowid goes down and whenever another statement opens a savepoint (as `INSERT OR REPLACE`
-    /// does). Interleaving index and table writes, or writing newest first as pages come, made one segment per tweet
-    /// and imports several times slower.
+    /// The full-text index is written after all table rows, in ascending id order, because FTS5 flushes its pending
+    /// data to a new segment whenever a rowid goes down and whenever another statement opens a savepoint (as
+    /// `INSERT OR REPLACE` does). Interleaving index and table writes, or writing newest first as pages come, made one
+    /// segment per tweet and imports several times slower.
     func write(_ batch: PreparedBatch) throws {
-        for user in batch.users { try write(user) }
+        for (user, fingerprint) in batch.users { try write(user, fingerprint: fingerprint) }
         for media in batch.media { try write(media) }
         var index = IndexChanges()
-        for tweet in batch.included { try stage(tweet, into: &index) }
         for tweet in batch.tweets { try stage(tweet, into: &index) }
         try index.apply(connection)
     }
@@ -49,25 +48,25 @@ struct Writer {
 
     /// Upserts one tweet's row and records how its index entry must change. A primary tweet is indexed for search; an
     /// included one is kept for lookups only and never demotes a tweet already stored as primary.
+    ///
+    /// The batch holds each id once, so what the index holds before the batch is what the stored row says.
     private func stage(_ prepared: PreparedTweet, into index: inout IndexChanges) throws {
-        let rowid = prepared.rowid
         // Most tweets are new: try the plain insert first and look at the stored row only when one is there.
-        try insertNew.run(prepared.values)
+        try insertNew.run(prepared)
         if connection.changes == 1 {
-            index.recordCommitted(rowid, nil)
-            index.stage(rowid, prepared.document)
+            if let document = prepared.document { index.insert(prepared.rowid, document) }
             return
         }
-        selectExisting.bind([.integer(rowid)])
+        selectExisting.bind(prepared.rowid, at: 1)
         defer { selectExisting.reset() }
         guard try selectExisting.step() else { return }
-        var old = Tweet(id: TweetID(UInt64(bitPattern: rowid)), text: selectExisting.text(1))
-        try TweetRecord.decodeExtra(selectExisting.blob(2), into: &old)
-        let wasPrimary = !TweetFlags(rawValue: selectExisting.int64(0)).contains(.includedOnly)
+        let wasPrimary = !TweetFlags(rawValue: selectExisting.int64(6)).contains(.includedOnly)
         if wasPrimary, !prepared.primary { return }
-        index.recordCommitted(rowid, wasPrimary ? TweetDocument(old) : nil)
-        try replaceTweet.run(prepared.values)
-        index.stage(rowid, prepared.document)
+        let old = wasPrimary ? TweetDocument(try TweetRecord.tweet(from: selectExisting)) : nil
+        try replaceTweet.run(prepared)
+        guard old != prepared.document else { return }
+        if let old { index.delete(prepared.rowid, old) }
+        if let document = prepared.document { index.insert(prepared.rowid, document) }
     }
 
     private static let insertUser = "INSERT OR REPLACE INTO users(id, username, name, profile_image_url, verified, "
@@ -75,8 +74,7 @@ struct Writer {
 
     /// Skips users written before with the same fields (the connection remembers them): authors repeat on almost
     /// every page.
-    func write(_ user: User) throws {
-        let fingerprint = user.hashValue
+    func write(_ user: User, fingerprint: Int) throws {
         if connection.writtenUsers[user.id.rawValue] == fingerprint { return }
         if connection.writtenUsers.count > 500_000 { connection.writtenUsers.removeAll(keepingCapacity: true) }
         connection.writtenUsers[user.id.rawValue] = fingerprint
@@ -107,84 +105,54 @@ struct Writer {
     }
 }
 
-/// How the full-text index must change for one batch: per rowid, what it holds now and what it should hold.
+/// How the full-text index must change for one batch, gathered while the rows are written in ascending id order.
 ///
-/// Because the index is contentless, removing an entry needs the exact values it was built from; a tweet written twice
-/// in one batch is therefore diffed against what was committed before the batch, never against its first copy.
+/// Because the index is contentless, removing an entry needs the exact values it was built from, which the writer
+/// rebuilds from the stored row.
 struct IndexChanges {
-    private var committed: [Int64: TweetDocument?] = [:]
-    private var wanted: [Int64: TweetDocument?] = [:]
+    private var deletes: [(rowid: Int64, document: TweetDocument)] = []
+    private var inserts: [(rowid: Int64, document: TweetDocument)] = []
 
-    /// Records what the index holds for `rowid`, the first time the batch touches it.
-    mutating func recordCommitted(_ rowid: Int64, _ document: TweetDocument?) {
-        if committed.index(forKey: rowid) == nil { committed.updateValue(document, forKey: rowid) }
-    }
+    /// Records an entry to remove; calls come in ascending rowid order.
+    mutating func delete(_ rowid: Int64, _ document: TweetDocument) { deletes.append((rowid, document)) }
 
-    mutating func stage(_ rowid: Int64, _ document: TweetDocument?) {
-        wanted.updateValue(document, forKey: rowid)
-    }
+    /// Records an entry to add; calls come in ascending rowid order.
+    mutating func insert(_ rowid: Int64, _ document: TweetDocument) { inserts.append((rowid, document)) }
 
-    private static let insert = "INSERT INTO tweets_fts(rowid, body, tags, cashtags, mentions, urls) VALUES (?,?,?,?,?,?)"
-    private static let delete = "INSERT INTO tweets_fts(tweets_fts, rowid, body, tags, cashtags, mentions, urls) "
-        + "VALUES ('delete',?,?,?,?,?,?)"
+    static let insert = "INSERT INTO tweets_fts(rowid, body, tags, cashtags, mentions, urls, refs) VALUES (?,?,?,?,?,?,?)"
+    private static let delete = "INSERT INTO tweets_fts(tweets_fts, rowid, body, tags, cashtags, mentions, urls, refs) "
+        + "VALUES ('delete',?,?,?,?,?,?,?)"
 
     /// Deletes, then inserts, each in ascending rowid order.
     func apply(_ connection: Connection) throws {
-        var deletes: [(Int64, TweetDocument)] = []
-        var inserts: [(Int64, TweetDocument)] = []
-        for (rowid, document) in wanted {
-            let before = committed[rowid] ?? nil
-            if before == document { continue }
-            if let before { deletes.append((rowid, before)) }
-            if let document { inserts.append((rowid, document)) }
-        }
         if !deletes.isEmpty {
             let delete = try connection.prepare(Self.delete)
-            for (rowid, document) in deletes.sorted(by: { $0.0 < $1.0 }) { try delete.run([.integer(rowid)] + document.values) }
+            for (rowid, document) in deletes { try delete.run(rowid, document) }
         }
+        guard !inserts.isEmpty else { return }
         let insert = try connection.prepare(Self.insert)
-        for (rowid, document) in inserts.sorted(by: { $0.0 < $1.0 }) { try insert.run([.integer(rowid)] + document.values) }
+        for (rowid, document) in inserts { try insert.run(rowid, document) }
     }
 }
 
-/// A tweet turned into what the writer binds, computed before the write so the serial writer thread does only SQLite
-/// work (row values, flags, the compact `extra` bytes and the index document are built by the decoding tasks).
-struct PreparedTweet: Sendable {
-    let rowid: Int64
-    let primary: Bool
-    let values: [SQLValue]
-    /// What the index should hold; nil for included tweets, which are not indexed.
-    let document: TweetDocument?
-
-    init(_ tweet: Tweet, primary: Bool) {
-        rowid = Int64(bitPattern: tweet.id.rawValue)
-        self.primary = primary
-        values = TweetRecord.values(for: tweet, flags: TweetRecord.flags(for: tweet, includedOnly: !primary))
-        document = primary ? TweetDocument(tweet) : nil
-    }
-}
-
-/// Pages ready for `Writer`: users, media, then included and primary tweets in arrival order.
-struct PreparedBatch: Sendable {
-    var users: [User] = []
-    var media: [Media] = []
-    var included: [PreparedTweet] = []
-    var tweets: [PreparedTweet] = []
-
-    init(_ pages: [Page]) {
-        for page in pages {
-            users += page.users
-            media += page.media
-            included += page.includedTweets.map { PreparedTweet($0, primary: false) }
-            tweets += page.tweets.map { PreparedTweet($0, primary: true) }
-        }
+extension Statement {
+    /// Runs a statement over `Writer`'s tweet columns for one prepared row.
+    func run(_ tweet: PreparedTweet) throws {
+        defer { reset() }
+        tweet.bind(to: self)
+        while try step() {}
     }
 
-    /// Appends another batch after this one.
-    mutating func append(_ other: PreparedBatch) {
-        users += other.users
-        media += other.media
-        included += other.included
-        tweets += other.tweets
+    /// Runs an index statement whose parameters are a rowid and then the document's columns.
+    func run(_ rowid: Int64, _ document: TweetDocument) throws {
+        defer { reset() }
+        bind(rowid, at: 1)
+        bind(document.body, at: 2)
+        bind(document.tags, at: 3)
+        bind(document.cashtags, at: 4)
+        bind(document.mentions, at: 5)
+        bind(document.urls, at: 6)
+        bind(document.refs, at: 7)
+        while try step() {}
     }
 }

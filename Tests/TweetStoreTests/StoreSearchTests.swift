@@ -165,9 +165,13 @@ struct StoreSearchTests {
     @Test func explainShowsTheCompiledForm() async throws {
         let store = try await Fixtures.store()
         let plan = try await store.explain(SearchQuery(parsing: "swift (#a OR @b) -rust from:alice lang:en"))
-        #expect(plan.contains("match: ((body:\"swift\" AND (tags:\"a\" OR mentions:\"b\")) NOT (body:\"rust\"))"), "\(plan)")
-        #expect(plan.contains("where: (t.author_id IS ?)"))
-        #expect(plan.contains("values: 1, 'en'"))
+        // from: is looked up in the index by the author's id (alice is user 1), so it joins the words' expression.
+        #expect(plan.contains(
+            "match: ((body:\"swift\" AND (tags:\"a\" OR mentions:\"b\") AND refs:\"a1\") NOT (body:\"rust\"))"), "\(plan)")
+        #expect(plan.contains("where: (coalesce(t.lang = ? COLLATE NOCASE, 0))"))
+        #expect(plan.contains("values: 'en'"))
+        let nobody = try await store.explain(SearchQuery(parsing: "from:nobody swift"))
+        #expect(nobody.contains("match: body:\"swift\"") && nobody.contains("where: (0)"), "\(nobody)")
         let scan = try await store.explain(SearchQuery(parsing: "is:reply"))
         #expect(scan.hasPrefix("match: (none"))
     }

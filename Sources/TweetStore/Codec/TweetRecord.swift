@@ -68,28 +68,6 @@ enum TweetRecord {
         return flags
     }
 
-    /// Values for `INSERT INTO tweets` in column order.
-    static func values(for tweet: Tweet, flags: TweetFlags) -> [SQLValue] {
-        let metrics = tweet.metrics
-        let conversation = tweet.conversationID.flatMap { $0 == tweet.id ? nil : $0 }
-        let extra = encodeExtra(tweet)
-        return [
-            .integer(Int64(bitPattern: tweet.id.rawValue)),
-            tweet.authorID.map { .integer(Int64(bitPattern: $0.rawValue)) } ?? .null,
-            tweet.createdAt.map { .integer(milliseconds($0)) } ?? .null,
-            conversation.map { .integer(Int64(bitPattern: $0.rawValue)) } ?? .null,
-            tweet.inReplyToUserID.map { .integer(Int64(bitPattern: $0.rawValue)) } ?? .null,
-            tweet.lang.map { .text($0) } ?? .null,
-            .integer(flags.rawValue),
-            .integer(Int64(metrics?.likes ?? 0)),
-            .integer(Int64(metrics?.retweets ?? 0)),
-            .integer(Int64(metrics?.replies ?? 0)),
-            .integer(Int64(metrics?.quotes ?? 0)),
-            .text(tweet.text),
-            extra.isEmpty ? .null : .blob(extra),
-        ]
-    }
-
     static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }

@@ -54,11 +54,10 @@ extension TweetStore {
         _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?
     ) async -> DecodedLines {
         var result = DecodedLines()
-        var pages: [Page] = []
         for line in lines {
             do {
                 if let page = try decodeLine(line.data) {
-                    pages.append(page)
+                    result.batch.append(page)
                     result.tweets += page.tweets.count
                 } else {
                     result.skipped += 1
@@ -67,7 +66,6 @@ extension TweetStore {
                 result.failures.append((line.number, String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self)))
             }
         }
-        result.batch = PreparedBatch(pages)
         return result
     }
 
@@ -133,6 +131,7 @@ extension TweetStore {
             var decoded = await first
             let rest = await second
             decoded.batch.append(rest.batch)
+            decoded.batch.order()
             let tweets = decoded.tweets + rest.tweets
             skipped += decoded.skipped + rest.skipped
             for failure in decoded.failures + rest.failures { problem(failure.line, failure.message, failure.excerpt) }

@@ -1,0 +1,114 @@
+import Foundation
+import TweetKit
+
+/// A tweet turned into what the writer binds, computed before the write so the serial writer thread does only SQLite
+/// work: row values, flags, the compact `extra` bytes and the index document are built by the decoding tasks.
+struct PreparedTweet: Sendable {
+    let rowid: Int64
+    let primary: Bool
+    let author: Int64?
+    let createdAt: Int64?
+    /// NULL when the tweet starts its own conversation (the `startsConversation` flag says so) or it is unknown.
+    let conversation: Int64?
+    let replyTo: Int64?
+    let lang: String?
+    let flags: Int64
+    let likes: Int64
+    let reposts: Int64
+    let replies: Int64
+    let quotes: Int64
+    let text: String
+    let extra: [UInt8]
+    /// What the index should hold; nil for included tweets, which are not indexed.
+    let document: TweetDocument?
+
+    init(_ tweet: Tweet, primary: Bool) {
+        rowid = Int64(bitPattern: tweet.id.rawValue)
+        self.primary = primary
+        author = tweet.authorID.map { Int64(bitPattern: $0.rawValue) }
+        createdAt = tweet.createdAt.map(TweetRecord.milliseconds)
+        conversation = tweet.conversationID.flatMap { $0 == tweet.id ? nil : Int64(bitPattern: $0.rawValue) }
+        replyTo = tweet.inReplyToUserID.map { Int64(bitPattern: $0.rawValue) }
+        lang = tweet.lang
+        flags = TweetRecord.flags(for: tweet, includedOnly: !primary).rawValue
+        let metrics = tweet.metrics
+        likes = Int64(metrics?.likes ?? 0)
+        reposts = Int64(metrics?.retweets ?? 0)
+        replies = Int64(metrics?.replies ?? 0)
+        quotes = Int64(metrics?.quotes ?? 0)
+        text = tweet.text
+        extra = TweetRecord.encodeExtra(tweet)
+        document = primary ? TweetDocument(tweet) : nil
+    }
+
+    /// Binds the row to a statement over `TweetRecord.insertColumns`.
+    func bind(to statement: Statement) {
+        statement.bind(rowid, at: 1)
+        statement.bind(author, at: 2)
+        statement.bind(createdAt, at: 3)
+        statement.bind(conversation, at: 4)
+        statement.bind(replyTo, at: 5)
+        statement.bind(lang, at: 6)
+        statement.bind(flags, at: 7)
+        statement.bind(likes, at: 8)
+        statement.bind(reposts, at: 9)
+        statement.bind(replies, at: 10)
+        statement.bind(quotes, at: 11)
+        statement.bind(text, at: 12)
+        if extra.isEmpty { statement.bind(nil as Int64?, at: 13) } else { statement.bind(.blob(extra), at: 13) }
+    }
+}
+
+/// Pages ready for `Writer`: users, media, and every tweet once, in ascending id order.
+///
+/// Ascending order is what FTS5 writes fastest (it starts a new segment whenever a rowid goes down) and what the
+/// table's B-tree appends best. A tweet that comes more than once keeps the copy the store would end with had the
+/// copies been written one by one: a result copy beats an included one, and among equals the last one wins.
+struct PreparedBatch: Sendable {
+    /// Users with a fingerprint of their fields, so the writer can skip ones it has written unchanged.
+    var users: [(user: User, fingerprint: Int)] = []
+    var media: [Media] = []
+    private(set) var tweets: [PreparedTweet] = []
+    private var isOrdered = true
+
+    init(_ pages: [Page]) {
+        for page in pages { append(page) }
+        order()
+    }
+
+    /// Adds a page; call `order()` before handing the batch to the writer.
+    mutating func append(_ page: Page) {
+        users += page.users.map { ($0, $0.hashValue) }
+        media += page.media
+        tweets += page.includedTweets.map { PreparedTweet($0, primary: false) }
+        tweets += page.tweets.map { PreparedTweet($0, primary: true) }
+        isOrdered = false
+    }
+
+    /// Appends another batch after this one; call `order()` afterwards.
+    mutating func append(_ other: PreparedBatch) {
+        users += other.users
+        media += other.media
+        tweets += other.tweets
+        isOrdered = false
+    }
+
+    /// Sorts the tweets by id and keeps one copy of each (see the type's comment).
+    mutating func order() {
+        guard !isOrdered else { return }
+        isOrdered = true
+        // A stable sort keeps arrival order among copies of one id, so "last" below means last to arrive.
+        let order = tweets.indices.sorted { (tweets[$0].rowid, $0) < (tweets[$1].rowid, $1) }
+        var kept: [PreparedTweet] = []
+        kept.reserveCapacity(order.count)
+        for index in order {
+            let tweet = tweets[index]
+            if let last = kept.last, last.rowid == tweet.rowid {
+                if tweet.primary || !last.primary { kept[kept.count - 1] = tweet }
+            } else {
+                kept.append(tweet)
+            }
+        }
+        tweets = kept
+    }
+}
