@@ -98,6 +98,32 @@ struct StoreImportTests {
         try await reopened.checkIntegrity()
     }
 
+    /// Batches are queued on the writer ahead of time, so when one fails the one queued behind it must not commit:
+    /// its progress record would claim the failed batch's lines, and running the import again would skip them.
+    @Test func batchQueuedBehindAFailedOneDoesNotCommit() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("four-batches.jsonl")
+        try write((1...16_000).map { Fixtures.line(id: $0, text: "row \($0) beta") }, to: file)
+        let path = folder.appendingPathComponent("t.sqlite").path
+        let store = try TweetStore(location: .file(path))
+        // The second batch (lines 5,001-10,000) fails inside its transaction; the third is queued behind it by then.
+        try await store.database.run { try $0.execute(
+            "CREATE TRIGGER fail_once BEFORE INSERT ON tweets WHEN NEW.id = 7000 BEGIN SELECT RAISE(ABORT, 'injected failure'); END") }
+        let failed = await #expect(throws: StoreError.self) {
+            try await store.importJSONL(at: file, decodeLine: Fixtures.decodeLine)
+        }
+        #expect(failed?.message.contains("injected failure") == true, "\(String(describing: failed))")
+        try await store.database.run { try $0.execute("DROP TRIGGER fail_once") }
+        let recorded = try await store.database.run { try ImportState.load($0, path: file.standardizedFileURL.path) }
+        #expect(recorded?.line == 5_000 && recorded?.tweets == 5_000)
+        #expect(try await store.statistics().tweets == 5_000)
+        let report = try await store.importJSONL(at: file, decodeLine: Fixtures.decodeLine)
+        #expect(report.resumedAfterLine == 5_000)
+        #expect(try await store.statistics().tweets == 16_000)
+        try await store.checkIntegrity()
+    }
+
     @Test func transactionKilledMidBatchRollsBack() async throws {
         // What a kill during a write leaves behind: a transaction that never committed. SQLite discards it when the
         // next connection opens the file, and the import record still names the last whole batch.

@@ -73,11 +73,12 @@ extension TweetStore {
     /// constant memory and committing in batches.
     ///
     /// A line `decodeLine` rejects is counted and the first few are reported with their line number; it never stops the
-    /// import. Decoding runs in two child tasks while the previous batch is written on the store's queue.
+    /// import. Decoding runs in two child tasks while up to two earlier batches are written on the store's queue.
     ///
     /// If an earlier run over the same unchanged file was interrupted (killed, cancelled), this one continues after the
     /// last committed line; otherwise the whole file is read again, and tweets already stored are simply replaced.
-    /// Cancelling the task stops after the batch being written is committed, leaving the store consistent.
+    /// Cancelling the task stops once the batches already queued (at most two) are committed, leaving the store
+    /// consistent.
     ///
     /// - Parameters:
     ///   - decodeLine: one line to a page; nil skips the line (a page without data), a thrown error marks it bad.
@@ -107,7 +108,8 @@ extension TweetStore {
         var skipped = 0
         var lines: [(number: Int, data: Data)] = []
         var lineBytes = 0
-        var pending: Task<Void, Error>?
+        /// Batches handed to the writer and not yet known to be committed, oldest first.
+        var writes: [PendingWrite<Void>] = []
 
         func problem(_ line: Int, _ message: String, _ excerpt: String) {
             state.errors += 1
@@ -119,8 +121,10 @@ extension TweetStore {
             }
         }
 
-        /// Decodes the lines read so far (two halves at once, so both cores work while the previous batch is being
-        /// written), then hands the pages to the writer once the batch before has been committed.
+        /// Decodes the lines read so far (two halves at once), then queues the batch behind the one being written.
+        ///
+        /// At most two batches wait on the writer: one being written and the next, so the writer never waits for
+        /// decoding, while this task reads and decodes the batch after them on the other core.
         func flush(finished: Bool) async throws {
             let chunk = lines
             lines.removeAll(keepingCapacity: true)
@@ -140,16 +144,17 @@ extension TweetStore {
             state.finished = finished
             let snapshot = state
             let batch = decoded.batch
-            try await pending?.value
-            pending = Task {
-                try await self.database.run { connection in
-                    try connection.transaction {
-                        let writer = try Writer(connection: connection)
-                        try writer.write(batch)
-                        try snapshot.save(connection)
-                    }
+            while writes.count >= 2 { try await writes.removeFirst().value }
+            let previous = writes.last
+            writes.append(database.enqueue { connection in
+                // A batch behind a failed one must not commit: its progress record would claim the lost lines.
+                if previous?.failed == true { throw StoreError(message: "an earlier batch of the import failed") }
+                try connection.transaction {
+                    let writer = try Writer(connection: connection)
+                    try writer.write(batch)
+                    try snapshot.save(connection)
                 }
-            }
+            })
             progress?(ImportProgress(
                 bytesRead: snapshot.offset, totalBytes: size, lines: snapshot.line, tweets: snapshot.tweets,
                 errors: snapshot.errors))
@@ -170,10 +175,10 @@ extension TweetStore {
                 if Task.isCancelled { throw CancellationError() }
             }
             try await flush(finished: true)
-            try await pending?.value
+            for write in writes { try await write.value }
         } catch {
-            // Whatever went wrong, let the batch being written finish so its progress record matches the tables.
-            _ = try? await pending?.value
+            // Whatever went wrong, let the queued batches finish so the progress record matches the tables.
+            for write in writes { _ = try? await write.value }
             throw error
         }
         return ImportReport(

@@ -27,6 +27,17 @@ final class Database: @unchecked Sendable {
         }
     }
 
+    /// Queues `body` at once, behind everything queued before, and returns without waiting. It is not cancelled with
+    /// the calling task: an import's batches must commit whole, in order, with their progress records.
+    func enqueue<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) -> PendingWrite<T> {
+        let pending = PendingWrite<T>()
+        let token = CancelToken()
+        queue.async {
+            pending.complete(Result { try self.perform(token: token, body) })
+        }
+        return pending
+    }
+
     private func perform<T>(token: CancelToken, _ body: (Connection) throws -> T) throws -> T {
         if token.isCancelled { throw CancellationError() }
         connection.currentToken = token
