@@ -270,6 +270,9 @@ struct NetworkFailure {
         case .notConnectedToInternet: reason = "not connected to the internet"
         case .badServerResponse, .cannotParseResponse: reason = "malformed or truncated response"
         case .zeroByteResource: reason = "empty response"
+        // FoundationNetworking reports a body that ends before its Content-Length (curl's partial transfer) as
+        // `.unknown`; a bare "-1" told the user nothing.
+        case .unknown: reason = "connection failed or response cut short"
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
              .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             reason = "TLS failure"

@@ -114,6 +114,8 @@ final class FaultMatrixTests: XCTestCase {
         try session.terminal.waitFor("try 2 of 5", timeout: 20)
         try session.terminal.waitFor(" 1 @", timeout: 20)
         try session.waitForPrompt()
+        XCTAssertTrue(session.terminal.output.contains("response cut short"), "the countdown names what went wrong")
+        XCTAssertFalse(session.terminal.output.contains("network error -1"))
         XCTAssertEqual(stub.requests(path: search).count, 2, "the cut-off answer, then a whole one")
         XCTAssertFalse(session.terminal.output.contains("error:"), "a recovered failure is not an error")
         try session.nextCommandWorks()
