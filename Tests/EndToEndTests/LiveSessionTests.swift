@@ -59,6 +59,36 @@ final class LiveSessionTests: XCTestCase {
                       "the alternate screen was entered and left")
     }
 
+    /// The queries searched on the way to the one kept are not searches the user asked for; only the kept one is
+    /// recorded, with its cursor, and Ctrl-D records nothing.
+    func testOnlyTheQueryKeptGoesIntoSearchHistory() throws {
+        let tweetsh = Tweetsh()
+        let terminal = try tweetsh.terminal()
+        try terminal.waitForPrompt("(local, no key)> ")
+        terminal.type("live\r")
+        try terminal.waitForPrompt("live> ")
+        typeSlowly("swift", on: terminal)
+        try terminal.waitFor(" for 'swift'")
+        typeSlowly(" concurrency", on: terminal)
+        try terminal.waitFor(" for 'swift concurrency'")
+        terminal.type(Self.escape)
+        try terminal.waitFor("are now the current list")
+        try terminal.waitForPrompt("(local, no key)> ")
+        terminal.type("live data\r")
+        try terminal.waitFor(" for 'data'")
+        terminal.type("\u{04}")
+        try terminal.waitFor("the current results are unchanged")
+        try terminal.waitForPrompt("(local, no key)> ")
+        terminal.type("history searches\r")
+        let listed = try terminal.waitFor("again N re-runs one")
+        XCTAssertTrue(listed.contains("[local] swift concurrency  "), listed.debugDescription)
+        XCTAssertFalse(listed.contains("[local] swift  "), "the query typed on the way: \(listed.debugDescription)")
+        XCTAssertFalse(listed.contains("[local] data"), "left with Ctrl-D: \(listed.debugDescription)")
+        try terminal.waitForPrompt("> ")
+        terminal.type("quit\r")
+        XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
+    }
+
     func testCtrlDLeavesTheCurrentListAloneAndPagingLoadsMore() throws {
         let tweetsh = Tweetsh()
         let terminal = try tweetsh.terminal()

@@ -56,6 +56,9 @@ public struct SearchOptions: Equatable, Sendable {
     public var newOnly = false
     /// `--refresh`: fetch again instead of answering from the cache.
     public var refresh = false
+    /// Whether running the search records it in the search history (`history searches`). Live search turns this
+    /// off for the queries typed on the way and records only the one the user keeps.
+    public var recordsHistory = true
 
     /// Creates options for a query.
     public init(query: String, source: SourceKind? = nil, fullArchive: Bool = false, limit: Int? = nil,

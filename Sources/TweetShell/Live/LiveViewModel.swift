@@ -93,7 +93,9 @@ public final class LiveViewModel: @unchecked Sendable {
             }
             busy = true
             lock.unlock()
-            let options = SearchOptions(query: text, source: settings.source)
+            // Only the query the user keeps goes into the search history (`ShellSession.live` records it).
+            var options = SearchOptions(query: text, source: settings.source)
+            options.recordsHistory = false
             return Self.events(of: service.firstPage(for: options, pageSize: settings.pageSize), generation: current,
                                query: text, target: .first(options))
         case .more:

@@ -32,6 +32,17 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         run { [self] in try await next(search, cursor: cursor, pageSize: pageSize) }
     }
 
+    /// Records a list found without recording (live search's typing) as if it had been searched now: its query, the
+    /// newest id it holds and where its next page starts, so `more` and `again` continue from it after a restart.
+    public func remember(_ list: ResultList) async throws {
+        guard let search = list.search else { return }
+        let source = list.sourceName.isEmpty ? (search.source ?? sources.current).rawValue : list.sourceName
+        let previous = try await store.lastSearch(query: search.query, source: source)
+        let newest = list.items.map(\.tweet.id).max() ?? previous?.newestID
+        try await store.recordSearch(SearchHistoryEntry(query: search.query, source: source, lastRun: now(),
+                                                        newestID: max(newest, previous?.newestID), nextCursor: list.nextCursor))
+    }
+
     /// Runs `work` in a task for each subscriber; waits the API client reports meanwhile are published before the page.
     private func run(_ work: @escaping @Sendable () async throws -> SearchPage) -> AnyPublisher<SearchProgress, any Error> {
         let sources = self.sources
@@ -94,9 +105,11 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
             let since = previous.map { " since the last run, \(RelativeTime.ago($0.lastRun, now: now()))" } ?? ""
             note = count == 0 ? "no new tweets\(since)" : "\(count)\(page.nextToken == nil ? "" : "+") new tweet\(count == 1 ? "" : "s")\(since)"
         }
-        let newest = page.tweets.map(\.id).max() ?? previous?.newestID
-        try await store.recordSearch(SearchHistoryEntry(query: search.query, source: kind.rawValue, lastRun: now(),
-                                                        newestID: max(newest, previous?.newestID), nextCursor: page.nextToken))
+        if search.recordsHistory {
+            let newest = page.tweets.map(\.id).max() ?? previous?.newestID
+            try await store.recordSearch(SearchHistoryEntry(query: search.query, source: kind.rawValue, lastRun: now(),
+                                                            newestID: max(newest, previous?.newestID), nextCursor: page.nextToken))
+        }
         return SearchPage(page: page, sourceName: kind.rawValue, note: note, warnings: page.errors.map(\.warningMessage))
     }
 
@@ -110,7 +123,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         case .x:
             page = try await sources.requireAPI().search(request, cursor: cursor, policy: .cacheFirst(maxAge: nil)).page
         }
-        if let previous = try await store.lastSearch(query: search.query, source: kind.rawValue) {
+        if search.recordsHistory, let previous = try await store.lastSearch(query: search.query, source: kind.rawValue) {
             var entry = previous
             entry.nextCursor = page.nextToken
             entry.lastRun = now()
