@@ -26,15 +26,23 @@ struct QueryCompiler {
     /// Finds the user ids for a `from:`/`to:` handle.
     var resolveUser: (String) throws -> [Int64]
 
-    func compile(_ query: SearchQuery) throws -> CompiledQuery {
+    /// The shortest unfinished word `prefixLastWord` widens: a one-letter prefix matches a large part of the index
+    /// (150 ms at a million tweets), two letters stay around 30 ms, three and more a few milliseconds.
+    static let shortestPrefix = 2
+
+    /// Compiles `query`; with `prefixLastWord`, a last top-level word, `#tag` or `@mention` also matches the index
+    /// terms that start with it (FTS5's `"swi" *`), for results while the word is still being typed.
+    func compile(_ query: SearchQuery, prefixLastWord: Bool = false) throws -> CompiledQuery {
         var compiled = CompiledQuery()
         let parts: [QueryExpression]
         if case .and(let children) = query.root { parts = children } else { parts = [query.root] }
         var positives: [String] = []
         var negatives: [String] = []
         var rest: [QueryExpression] = []
-        for part in parts {
-            if case .not(let term) = part, let text = try fts(term) {
+        for (index, part) in parts.enumerated() {
+            if prefixLastWord, index == parts.count - 1, let text = Self.prefix(part) {
+                positives.append(text)
+            } else if case .not(let term) = part, let text = try fts(term) {
                 negatives.append(text)
             } else if let text = try fts(part) {
                 positives.append(text)
@@ -77,6 +85,23 @@ struct QueryCompiler {
         case .conversationID(let id): return ("refs", [TweetDocument.conversationToken(id.rawValue)])
         default: return nil
         }
+    }
+
+    /// A word, tag or mention as an FTS5 prefix phrase (`body:"swi" *`), or nil when it is anything else or shorter
+    /// than `shortestPrefix`.
+    static func prefix(_ expression: QueryExpression) -> String? {
+        guard case .term(let term) = expression else { return nil }
+        let column: String
+        let text: String
+        switch term {
+        case .keyword(let word): (column, text) = ("body", word)
+        case .hashtag(let tag): (column, text) = ("tags", tag)
+        case .mention(let name): (column, text) = ("mentions", name)
+        default: return nil
+        }
+        // Only a plain run of letters, digits and `_` is one token; anything else keeps its exact meaning.
+        guard text.count >= shortestPrefix, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        return column + ":\"" + text + "\" *"
     }
 
     /// The term as an FTS5 expression restricted to its column, or nil when it is not an index term or holds nothing

@@ -43,7 +43,8 @@ struct SearchExecutor {
 
     func search(_ query: SearchQuery, request: SearchRequest, cursor token: String?) throws -> Page {
         let reader = Reader(connection: connection)
-        var compiled = try QueryCompiler(resolveUser: reader.userIDs(matching:)).compile(query)
+        var compiled = try QueryCompiler(resolveUser: reader.userIDs(matching:))
+            .compile(query, prefixLastWord: request.prefixLastWord)
         if let id = request.sinceID { compiled.add("(t.id > ?)", [.integer(Int64(bitPattern: id.rawValue))]) }
         if let id = request.untilID { compiled.add("(t.id < ?)", [.integer(Int64(bitPattern: id.rawValue))]) }
         if let time = request.startTime { compiled.add("(coalesce(t.created_at >= ?, 0))", [.integer(TweetRecord.milliseconds(time))]) }

@@ -34,6 +34,28 @@ final class LiveViewModelTests: XCTestCase {
         }
     }
 
+    /// On the local store the last word is searched as a prefix until a space ends it; the API gets the words as typed.
+    func testTheLastWordIsAPrefixUntilASpaceEndsItLocallyOnly() {
+        makeViewModel(source: .local)
+        type(["s", "sw", "swi"], every: 100)
+        scheduler.advance(by: .milliseconds(250))
+        XCTAssertEqual(service.calls.map(\.search.query), ["swi"])
+        XCTAssertEqual(service.calls.map(\.search.prefixLastWord), [true])
+        XCTAssertEqual(service.calls.map(\.search.recordsHistory), [false], "typing is not a search to remember")
+        type(["swi "], every: 0)
+        scheduler.advance(by: .milliseconds(250))
+        XCTAssertEqual(service.calls.map(\.search.query), ["swi", "swi"], "the space makes it a whole word: searched again")
+        XCTAssertEqual(service.calls.map(\.search.prefixLastWord), [true, false])
+
+        makeViewModel(source: .x)
+        type(["swift"], every: 0)
+        scheduler.advance(by: .milliseconds(500))
+        type(["swift "], every: 0)
+        scheduler.advance(by: .milliseconds(500))
+        XCTAssertEqual(service.calls.map(\.search.query), ["swift"], "a trailing space asks the API nothing new")
+        XCTAssertEqual(service.calls.map(\.search.prefixLastWord), [false])
+    }
+
     func testTypingWithinTheDebounceRunsExactlyOneSearch() {
         makeViewModel(source: .x)
         type(["s", "sw", "swi", "swift"], every: 120)

@@ -162,6 +162,35 @@ struct StoreSearchTests {
         try await store.checkIntegrity()
     }
 
+    /// While a word is being typed (`live`), the last word, tag or mention also matches words that start with it.
+    @Test func unfinishedLastWordMatchesAsAPrefix() async throws {
+        let store = try await Fixtures.store()
+        func typing(_ query: String) async throws -> [UInt64] {
+            var request = SearchRequest(query: query, pageSize: 50)
+            request.prefixLastWord = true
+            return try await store.search(request, cursor: nil).tweets.map(\.id.rawValue)
+        }
+        #expect(try await ids(store, "swi") == [])
+        #expect(try await typing("swi") == [500, 100])
+        #expect(try await typing("Swift conc") == [100])
+        #expect(try await typing("concurrency swi") == [100])
+        #expect(try await typing("conc swift") == [], "only the last word is unfinished")
+        #expect(try await typing("conc swi") == [], "an earlier word must be whole")
+        #expect(try await typing("#swiftl") == [100])
+        #expect(try await typing("@bo") == [100])
+        #expect(try await typing("caf") == [400, 300], "accents fold as in whole words")
+        #expect(try await typing("is -swi") == [500, 100], "a negated last word keeps its exact meaning")
+        #expect(try await typing("s") == [], "one letter is not widened")
+        #expect(try await typing("swift OR rus") == [500, 100], "inside OR it keeps its exact meaning")
+        // Paging and counting use the same widened expression.
+        var request = SearchRequest(query: "swi", pageSize: 1)
+        request.prefixLastWord = true
+        let first = try await store.search(request, cursor: nil)
+        #expect(first.tweets.map(\.id) == [500] && first.resultCount == 2)
+        let second = try await store.search(request, cursor: first.nextToken)
+        #expect(second.tweets.map(\.id) == [100] && second.nextToken == nil)
+    }
+
     @Test func explainShowsTheCompiledForm() async throws {
         let store = try await Fixtures.store()
         let plan = try await store.explain(SearchQuery(parsing: "swift (#a OR @b) -rust from:alice lang:en"))

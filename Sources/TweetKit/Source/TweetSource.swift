@@ -41,6 +41,9 @@ public struct SearchRequest: Hashable, Sendable {
     public var endTime: Date?
     /// Full-archive search instead of the last 7 days (API only).
     public var fullArchive: Bool
+    /// The query's last word may be unfinished, as while typing in `live`: it also matches words that start with it
+    /// (local store only; X's search has no prefix matching, so the API ignores it).
+    public var prefixLastWord = false
 
     /// Creates a search request.
     public init(

@@ -59,6 +59,8 @@ public struct SearchOptions: Equatable, Sendable {
     /// Whether running the search records it in the search history (`history searches`). Live search turns this
     /// off for the queries typed on the way and records only the one the user keeps.
     public var recordsHistory = true
+    /// The last word may be unfinished (live search on the local store): it also matches words starting with it.
+    public var prefixLastWord = false
 
     /// Creates options for a query.
     public init(query: String, source: SourceKind? = nil, fullArchive: Bool = false, limit: Int? = nil,

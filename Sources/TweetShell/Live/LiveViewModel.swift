@@ -5,7 +5,8 @@ import TweetKit
 /// The view model behind `live`: the seeds' search bar, fed one keystroke at a time.
 ///
 /// `query` → trim → debounce (250 ms local, 500 ms API) → removeDuplicates → a search, or a cleared list when the query
-/// is too short → switchToLatest → `state`. Load-more requests join the same switchToLatest, so a new query also
+/// is too short → switchToLatest → `state`. On the local store the last word matches as a prefix until a space
+/// follows it, so results appear while a word is still being typed. Load-more requests join the same switchToLatest, so a new query also
 /// cancels a page still loading; the cancel reaches the HTTP request or the SQLite query through the service.
 public final class LiveViewModel: @unchecked Sendable {
     // Inputs.
@@ -23,8 +24,16 @@ public final class LiveViewModel: @unchecked Sendable {
     public let settings: LiveSettings
 
     private enum Request {
-        case search(String)
+        case search(Typed)
         case more
+    }
+
+    /// A query as typed: its text without surrounding spaces, and whether the last word may still be growing.
+    private struct Typed: Equatable {
+        var text: String
+        /// True on the local store while the query does not end with a space: "swi" also finds "swift". The API has
+        /// no prefix matching, and a trailing space there would only repeat the same request.
+        var unfinished: Bool
     }
 
     private enum Target {
@@ -55,8 +64,12 @@ public final class LiveViewModel: @unchecked Sendable {
     public init<S: Scheduler>(service: any SearchService, settings: LiveSettings, scheduler: S, initialQuery: String = "") {
         self.settings = settings
         query = CurrentValueSubject(initialQuery)
+        let prefixes = settings.source == .local
         let searches = query
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { raw in
+                Typed(text: raw.trimmingCharacters(in: .whitespaces),
+                      unfinished: prefixes && !(raw.last.map { $0 == " " || $0 == "\t" } ?? true))
+            }
             .debounce(for: .milliseconds(settings.debounceMilliseconds), scheduler: scheduler)
             .removeDuplicates()
             .map { Request.search($0) }
@@ -83,7 +96,8 @@ public final class LiveViewModel: @unchecked Sendable {
         let settings = self.settings
         lock.lock()
         switch request {
-        case .search(let text):
+        case .search(let typed):
+            let text = typed.text
             generation += 1
             let current = generation
             guard text.count >= settings.minimumQueryLength else {
@@ -96,6 +110,7 @@ public final class LiveViewModel: @unchecked Sendable {
             // Only the query the user keeps goes into the search history (`ShellSession.live` records it).
             var options = SearchOptions(query: text, source: settings.source)
             options.recordsHistory = false
+            options.prefixLastWord = typed.unfinished
             return Self.events(of: service.firstPage(for: options, pageSize: settings.pageSize), generation: current,
                                query: text, target: .first(options))
         case .more:

@@ -75,8 +75,10 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
             let caret = String(repeating: " ", count: DisplayWidth.of(search.query.prefix(column - 1))) + "^"
             throw CommandError("in the query at column \(column): \(error.message)\n    \(search.query)\n    \(caret)")
         }
-        return SearchRequest(query: search.query, pageSize: pageSize, sort: search.sort ?? .recency,
-                             fullArchive: search.fullArchive)
+        var request = SearchRequest(query: search.query, pageSize: pageSize, sort: search.sort ?? .recency,
+                                    fullArchive: search.fullArchive)
+        request.prefixLastWord = search.prefixLastWord
+        return request
     }
 
     private func first(_ search: SearchOptions, pageSize: Int) async throws -> SearchPage {
