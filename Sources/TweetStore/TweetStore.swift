@@ -17,8 +17,12 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
 
     /// Opens (creating if needed) the store at `location` and brings its schema up to date.
     ///
-    /// - Parameter countLimit: how far the first page of a search counts matches; 0 turns counting off.
-    public init(location: StoreLocation = .defaultLocation(), countLimit: Int = 1_000) throws {
+    /// - Parameters:
+    ///   - countLimit: how far the first page of a search counts matches; 0 turns counting off.
+    ///   - willUpgrade: called before an upgrade of the file's schema that indexes its tweets again, with their
+    ///     number, so the caller can say why opening takes a while; not called for new or current files.
+    public init(location: StoreLocation = .defaultLocation(), countLimit: Int = 1_000,
+                willUpgrade: ((_ tweets: Int) -> Void)? = nil) throws {
         self.location = location
         self.countLimit = countLimit
         if case .file = location {
@@ -35,7 +39,7 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
         }
         // WAL with synchronous=NORMAL: a crash can lose the last commits but never corrupts the file.
         try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 268435456; PRAGMA wal_autocheckpoint = 8192")
-        try Schema.migrate(connection)
+        try Schema.migrate(connection, willRebuild: willUpgrade)
         database = Database(connection: connection, label: "tweetsh.store")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TweetKit
 @testable import TweetStore
@@ -54,8 +55,12 @@ struct StoreFileTests {
                 """)
             connection.close()
         }
-        let store = try TweetStore(location: .file(path))
+        let announced = Mutex<[Int]>([])
+        let store = try TweetStore(location: .file(path)) { tweets in announced.withLock { $0.append(tweets) } }
+        #expect(announced.withLock { $0 } == [2], "the two results are indexed again; the included tweet is not")
         #expect(try await store.database.run { try $0.scalar("PRAGMA user_version") } == Int64(Schema.currentVersion))
+        _ = try TweetStore(location: .file(path)) { _ in Issue.record("a current file needs no upgrade") }
+        _ = try TweetStore(location: .inMemory) { _ in Issue.record("a new store needs no upgrade") }
         let indexes = try await store.database.run { try $0.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'tweets_%'") }
         #expect(indexes == 0)
         func ids(_ query: String) async throws -> [UInt64] {

@@ -46,7 +46,10 @@ public enum TweetshApp {
         let store: TweetStore
         do {
             let location: StoreLocation = options.storePath.map { .file($0) } ?? .defaultLocation(environment: environment)
-            store = try TweetStore(location: location)
+            store = try TweetStore(location: location) { tweets in
+                output.note("upgrading the store's search index for \(tweets) tweets; this happens once and takes about "
+                    + "\(max(1, tweets / 90_000)) s")
+            }
         } catch {
             output.error("cannot open the tweet store: \(ErrorText.describe(error))")
             return 1
