@@ -5,7 +5,8 @@ import TweetKit
 
 @Suite("Random queries against the store")
 struct StoreRandomQueryTests {
-    /// Every query that parses must run: whatever the compiler builds has to be valid FTS5 and SQL.
+    /// Every query that parses must run: whatever the compiler builds has to be valid FTS5 and SQL, with the last word
+    /// taken as a prefix (as live search asks) or not.
     @Test func everyParsedQueryRuns() async throws {
         let store = try await Fixtures.store()
         let pieces = ["swift", "Café", "é", "\u{301}", "🚀", "_", "-", "\"a b\"", "\"🚀\"", "#", "#swiftlang", "@bob", "$AAPL",
@@ -19,10 +20,12 @@ struct StoreRandomQueryTests {
                 .joined(separator: random.chance(0.8) ? " " : "")
             guard let query = try? SearchQuery(parsing: text) else { continue }
             let sort: SearchRequest.Sort = random.chance(0.5) ? .recency : .relevancy
+            var request = SearchRequest(query: text, pageSize: 3, sort: sort)
+            request.prefixLastWord = random.chance(0.5)
             do {
-                let page = try await store.search(query, request: SearchRequest(query: text, pageSize: 3, sort: sort), cursor: nil)
+                let page = try await store.search(query, request: request, cursor: nil)
                 if let next = page.nextToken {
-                    _ = try await store.search(query, request: SearchRequest(query: text, pageSize: 3, sort: sort), cursor: next)
+                    _ = try await store.search(query, request: request, cursor: next)
                 }
                 ran += 1
             } catch {
