@@ -38,11 +38,6 @@ static inline HistoryW *CLibEdit_history_init(int size) {
     return history;
 }
 
-static inline int CLibEdit_history_set_size(HistoryW *history, int size) {
-    HistEventW event;
-    return history_w(history, &event, H_SETSIZE, size);
-}
-
 static inline int CLibEdit_history_enter(HistoryW *history, const wchar_t *line) {
     HistEventW event;
     return history_w(history, &event, H_ENTER, line);

@@ -107,11 +107,6 @@ public final class History {
         return true
     }
 
-    /// Empties the history in memory; the file is left alone.
-    public func clearMemory() {
-        _ = CLibEdit_history_clear(handle)
-    }
-
     private static func join(_ directory: String, _ relative: String) -> String {
         directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
     }

@@ -42,7 +42,13 @@ public final class PseudoTerminal {
         }
         self.master = master
         terminalPath = "/dev/pts/\(number)"
-        observer = open(terminalPath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        let observer = open(terminalPath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        // Without it `localModes` would read as 0 and pass every "raw mode" check.
+        guard observer >= 0 else {
+            close(master)
+            throw Failure(description: "open \(terminalPath): errno \(errno)")
+        }
+        self.observer = observer
         var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
 
@@ -75,6 +81,7 @@ public final class PseudoTerminal {
         var child: pid_t = 0
         let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         guard result == 0 else {
+            close(observer)
             close(master)
             throw Failure(description: "posix_spawn \(executable): error \(result)")
         }

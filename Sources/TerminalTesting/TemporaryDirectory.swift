@@ -45,7 +45,7 @@ public final class TemporaryDirectory {
 
 /// The bytes of a file as text, or nil when it cannot be read.
 public func readTextFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var bytes: [UInt8] = []
@@ -61,7 +61,7 @@ public func readTextFile(_ path: String) -> String? {
 
 /// Writes `text` to `path`, replacing it.
 public func writeTextFile(_ path: String, _ text: String, mode: mode_t = 0o644) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
     precondition(fd >= 0, "cannot create \(path): \(errno)")
     defer { close(fd) }
     let bytes = Array(text.utf8)

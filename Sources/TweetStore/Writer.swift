@@ -31,11 +31,6 @@ struct Writer {
         try index.apply(connection)
     }
 
-    /// Writes pages; see `write(_:)` for a prepared batch.
-    func write(_ pages: [Page]) throws {
-        try write(PreparedBatch(pages))
-    }
-
     /// Writes one page; see `write(_:)` for a prepared batch.
     func write(_ page: Page) throws {
         try write(PreparedBatch([page]))

@@ -59,6 +59,7 @@ public final class XAPISource: TweetSource {
     ///
     /// Recent search takes 10–100 results a page, full archive 10–500: `pageSize` is clamped into that range.
     public func search(_ request: SearchRequest, cursor: String?, policy: CachePolicy) async throws -> Fetched {
+        let request = try Self.translated(request)
         let query = request.query.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { throw XAPIError.invalidRequest("The search query is empty: give words or operators.") }
         let path = request.fullArchive ? "/2/tweets/search/all" : "/2/tweets/search/recent"
@@ -67,6 +68,25 @@ public final class XAPISource: TweetSource {
         return try await fetchPage(
             path: path, endpoint: "GET \(path)", query: items + XAPIFields.tweetQueryItems,
             key: Self.cacheKey(for: request), cursor: cursor, policy: policy)
+    }
+
+    /// The request as X takes it (`SearchQuery.forAPI`): top-level `since:`/`until:`, which exist only locally, become
+    /// the time bounds, narrowing any the request already has; a query X would reject is refused with the reason.
+    /// Text the parser cannot read goes as typed, for X to judge.
+    static func translated(_ request: SearchRequest) throws -> SearchRequest {
+        guard let parsed = try? SearchQuery(parsing: request.query) else { return request }
+        let api: APISearchQuery
+        do {
+            api = try parsed.forAPI()
+        } catch {
+            throw XAPIError.invalidRequest(error.message)
+        }
+        guard api.startTime != nil || api.endTime != nil else { return request }
+        var translated = request
+        translated.query = api.query
+        if let start = api.startTime { translated.startTime = max(request.startTime ?? start, start) }
+        if let end = api.endTime { translated.endTime = min(request.endTime ?? end, end) }
+        return translated
     }
 
     /// The tweets with these ids (1–100, duplicates dropped); unknown ids come back as partial errors (and warnings).

@@ -155,7 +155,7 @@ final class CrashSafeImportTests: XCTestCase {
             for user in page.users { users.insert(user.id.rawValue) }
         }
         // The shell's first-run corpus (TweetshApp seeds exactly this one).
-        for page in DemoCorpus(seed: 2024, tweetCount: 3000) { note(page) }
+        for page in DemoCorpus.firstRun { note(page) }
 
         var expectation = Expectation()
         expectation.searchableAfterLines = [searchable.count]

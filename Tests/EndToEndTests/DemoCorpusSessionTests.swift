@@ -45,7 +45,7 @@ final class DemoCorpusSessionTests: XCTestCase {
         let history = try History(path: tweetsh.historyFile).entries
         XCTAssertEqual(history, ["search swift", "more", "show 3", "history", "search swift", "quit"],
                        "the expanded command is recorded, not the !1 reference")
-        XCTAssertEqual(Tweetsh.permissions(tweetsh.historyFile), 0o600)
+        XCTAssertEqual(permissions(of: tweetsh.historyFile), 0o600)
     }
 
     func testBadInputGetsAMessageAndTheShellKeepsRunning() throws {

@@ -60,7 +60,7 @@ final class SecretsTests: XCTestCase {
         terminal.type("quit\r")
         XCTAssertEqual(exitCode(try terminal.waitForExit(timeout: 20)), 0)
         captured.append(terminal.output)
-        XCTAssertEqual(Tweetsh.permissions(tweetsh.credentialsFile), 0o600)
+        XCTAssertEqual(permissions(of: tweetsh.credentialsFile), 0o600)
         XCTAssertTrue((readTextFile(tweetsh.credentialsFile) ?? "").contains(StubServer.defaultBearerToken),
                       "the token was stored, so the scan below has something to miss")
 

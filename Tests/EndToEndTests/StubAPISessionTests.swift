@@ -43,7 +43,7 @@ final class StubAPISessionTests: XCTestCase {
         XCTAssertEqual(stub.requests(path: "/oauth2/token").count, 1)
         let stored = try String(contentsOfFile: tweetsh.credentialsFile, encoding: .utf8)
         XCTAssertTrue(stored.contains(StubServer.defaultBearerToken))
-        XCTAssertEqual(Tweetsh.permissions(tweetsh.credentialsFile), 0o600)
+        XCTAssertEqual(permissions(of: tweetsh.credentialsFile), 0o600)
         for secret in [StubServer.defaultBearerToken, StubServer.defaultConsumerSecret, StubServer.defaultConsumerKey] {
             XCTAssertFalse(terminal.output.contains(secret), "a secret was shown on the terminal")
         }

@@ -35,11 +35,6 @@ struct Tweetsh {
     func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) throws -> ProcessRun {
         try ProcessRun.run(Self.executable, arguments: arguments, environment: environment(extra), input: input)
     }
-
-    /// The permission bits of a file.
-    static func permissions(_ path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? nil
-    }
 }
 
 /// The exit code inside a wait status.

@@ -20,7 +20,7 @@ final class TwoShellsTests: XCTestCase {
 
         // Four collections of different generated tweets, and the counts they must add up to with the demo corpus.
         var searchable = Set<UInt64>()
-        for page in DemoCorpus(seed: 2024, tweetCount: 3000) { searchable.formUnion(page.tweets.map(\.id.rawValue)) }
+        for page in DemoCorpus.firstRun { searchable.formUnion(page.tweets.map(\.id.rawValue)) }
         var files: [String] = []
         for (index, seed) in [11, 12, 13, 14].enumerated() {
             let path = tweetsh.home.file("part\(index + 1).jsonl")

@@ -21,6 +21,8 @@ struct PipedReaderTests {
             precondition(pipe(&ends) == 0)
             readEnd = ends[0]
             writeEnd = ends[1]
+            // Not inherited by programs other tests start meanwhile, which would keep the pipe open past closeWriter.
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         }
 
         func write(_ text: String) {
@@ -121,20 +123,12 @@ struct PipedReaderTests {
     @Test("the demo writes no prompt or escape codes when its input is a pipe")
     func demoPiped() throws {
         let directory = TemporaryDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: builtProductsDirectory() + "/lineeditor-demo")
-        process.environment = ["HOME": directory.path, "XDG_STATE_HOME": directory.file("state"), "TERM": "xterm"]
-        let input = Foundation.Pipe()
-        let output = Foundation.Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data("search x\ncafé\nno newline".utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(String(decoding: data, as: UTF8.self) == "got: [search x]\ngot: [café]\ngot: [no newline]\nend of input\n")
+        let run = try ProcessRun.run(
+            builtProductsDirectory() + "/lineeditor-demo",
+            environment: ["HOME": directory.path, "XDG_STATE_HOME": directory.file("state"), "TERM": "xterm"],
+            input: "search x\ncafé\nno newline")
+        #expect(run.status == 0)
+        #expect(run.standardOutput == "got: [search x]\ngot: [café]\ngot: [no newline]\nend of input\n")
         // Piped input is a script, not something typed: it is not recorded.
         #expect(permissions(of: directory.file("state/tweetsh/history")) == nil)
     }

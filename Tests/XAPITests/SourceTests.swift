@@ -175,6 +175,28 @@ struct SourceTests {
         #expect(harness.stub.requests.last?.query["query"] == "conversation_id:\(StubCorpus.Fixture.threadRoot)")
     }
 
+    /// `since:` and `until:` exist only locally: X gets them as the time bounds, and a query it would reject is refused
+    /// before any request.
+    @Test func sinceAndUntilBecomeTheTimeBounds() async throws {
+        let harness = try Harness()
+        let source = XAPISource(client: harness.client)
+        _ = try await source.search(SearchRequest(query: "#swift since:2021-11-01 until:2021-12-01"), cursor: nil)
+        let sent = try #require(harness.stub.requests.last?.query)
+        #expect(sent["query"] == "#swift")
+        #expect(sent["start_time"] == "2021-11-01T00:00:00Z")
+        #expect(sent["end_time"] == "2021-12-01T00:00:00Z")
+        let plain = SearchRequest(query: "#Swift  from:XDevelopers")
+        _ = try await source.search(plain, cursor: nil)
+        #expect(harness.stub.requests.last?.query["query"] == "#Swift  from:XDevelopers", "without them, the text goes as typed")
+        let refused = await capture { _ = try await source.search(SearchRequest(query: "lang:ja"), cursor: nil) }
+        guard case .invalidRequest(let message)? = refused as? XAPIError else {
+            Issue.record("expected invalidRequest, got \(String(describing: refused))")
+            return
+        }
+        #expect(message.contains("is:, has: and lang:"))
+        #expect(harness.stub.requests.count == 2)
+    }
+
     @Test func malformedBodyIsATypedError() async throws {
         let harness = try Harness(retry: RetryPolicy(maxAttempts: 1))
         harness.stub.enqueue(.tokenTypeNotBearer)

@@ -12,8 +12,6 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
     @usableFromInline internal var finished: [Bool]
     /// zip: values waiting per slot; combineLatest: at most the latest one per slot.
     @usableFromInline internal var slots: [[Any]]
-    /// combineLatest: a combination was skipped for lack of demand (kept for diagnostics; Combine doesn't resend it).
-    @usableFromInline internal var dirty = false
     /// Everything downstream asked for so far, for an upstream that subscribes late.
     @usableFromInline internal var requested: Subscribers.Demand = .none
 
@@ -52,32 +50,18 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
         return slots.map { $0[0] }
     }
 
-    /// What a new value leads to.
-    @usableFromInline
-    internal enum ValueAction {
-        /// Nothing to send now.
-        case none
-        /// Combine these values and deliver them (the caller is the deliverer).
-        case deliver([Any])
-        /// Combine these values and offer them to the queue (someone else is delivering).
-        case offer([Any])
-    }
-
+    /// Stores a new value; returns one value per slot when they make a combination to send, else nil.
     @inlinable
-    internal mutating func value(_ index: Int, _ value: Any) -> ValueAction {
-        if queue.isClosed || finished[index] { return .none }
+    internal mutating func value(_ index: Int, _ value: Any) -> [Any]? {
+        if queue.isClosed || finished[index] { return nil }
         if zip {
             slots[index].append(value)
         } else {
             slots[index] = [value]
         }
-        guard ready else { return .none }
-        if !zip && queue.demand == .none && !queue.delivering {
-            dirty = true
-            return .none
-        }
-        dirty = false
-        return queue.delivering || queue.hasBuffered || queue.demand == .none ? .offer(take()) : .deliver(take())
+        guard ready else { return nil }
+        if !zip && queue.demand == .none && !queue.delivering { return nil }
+        return take()
     }
 
     /// zip finishes once some finished upstream has no values left to pair.
@@ -192,27 +176,20 @@ internal final class CombiningStorage<Downstream: Subscriber>: Subscription, Cus
         if demand != .none { subscription.request(demand) }
     }
 
+    /// Taking the values and offering their combination happen under one lock, so combinations reach the queue in
+    /// the order their values arrived even when upstreams send from different threads. `combine` is the publisher's
+    /// own cast into a tuple, not user code.
     @inlinable
     internal func value(_ index: Int, _ value: Any) -> Subscribers.Demand {
         lock.lock()
-        let action = machine.value(index, value)
-        lock.unlock()
-        switch action {
-        case .none:
+        guard let values = machine.value(index, value) else {
+            lock.unlock()
             return .none
-        case .offer(let values):
-            let combined = combine(values)
-            lock.lock()
-            let deliverNow = machine.queue.offer(combined, tag: 0)
-            lock.unlock()
-            if deliverNow { run(.deliver(combined, tag: 0)) }
-        case .deliver(let values):
-            let combined = combine(values)
-            lock.lock()
-            let deliverNow = machine.queue.offer(combined, tag: 0)
-            lock.unlock()
-            if deliverNow { run(.deliver(combined, tag: 0)) }
         }
+        let combined = combine(values)
+        let deliverNow = machine.queue.offer(combined, tag: 0)
+        lock.unlock()
+        if deliverNow { run(.deliver(combined, tag: 0)) }
         return .none
     }
 

@@ -12,13 +12,13 @@ internal struct FanInStateMachine<Output, Failure: Error> {
     @usableFromInline internal var children = ChildTable()
     @usableFromInline internal var nextChildID = 0
     @usableFromInline internal var outer: (any Subscription)?
-    @usableFromInline internal var outerFinished: Bool
+    /// True once no more children can come: the outer publisher finished, or (merge) every child was subscribed
+    /// and `sealChildren` ran.
+    @usableFromInline internal var outerFinished = false
     @usableFromInline internal var maxPublishers: Subscribers.Demand
 
-    /// `hasOuter` is false for merge, whose children are all known up front.
     @inlinable
-    internal init(hasOuter: Bool, maxPublishers: Subscribers.Demand) {
-        outerFinished = !hasOuter
+    internal init(maxPublishers: Subscribers.Demand) {
         self.maxPublishers = maxPublishers
     }
 
@@ -193,10 +193,10 @@ internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomS
     @usableFromInline internal let name: String
 
     @inlinable
-    internal init(downstream: Downstream, hasOuter: Bool, maxPublishers: Subscribers.Demand, name: String) {
+    internal init(downstream: Downstream, maxPublishers: Subscribers.Demand, name: String) {
         self.downstream = downstream
         self.name = name
-        machine = Machine(hasOuter: hasOuter, maxPublishers: maxPublishers)
+        machine = Machine(maxPublishers: maxPublishers)
     }
 
     @usableFromInline

@@ -51,8 +51,9 @@ extension Publisher {
 extension Publishers {
     /// A publisher that receives and combines the latest elements from two publishers.
     ///
-/// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
-/// every upstream; a combination made while downstream has no demand waits (only the latest) until it has.
+    /// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
+    /// every upstream; a combination made while downstream has no demand is dropped, as in Combine: the next one
+    /// comes with the next upstream value.
     public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         /// One element from each upstream.
         public typealias Output = (A.Output, B.Output)
@@ -94,8 +95,9 @@ extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {
 extension Publishers {
     /// A publisher that receives and combines the latest elements from three publishers.
     ///
-/// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
-/// every upstream; a combination made while downstream has no demand waits (only the latest) until it has.
+    /// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
+    /// every upstream; a combination made while downstream has no demand is dropped, as in Combine: the next one
+    /// comes with the next upstream value.
     public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure {
         /// One element from each upstream.
         public typealias Output = (A.Output, B.Output, C.Output)
@@ -141,8 +143,9 @@ extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable,
 extension Publishers {
     /// A publisher that receives and combines the latest elements from four publishers.
     ///
-/// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
-/// every upstream; a combination made while downstream has no demand waits (only the latest) until it has.
+    /// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
+    /// every upstream; a combination made while downstream has no demand is dropped, as in Combine: the next one
+    /// comes with the next upstream value.
     public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
         /// One element from each upstream.
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)

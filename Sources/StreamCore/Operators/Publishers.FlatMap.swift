@@ -38,7 +38,7 @@ extension Publishers {
         /// Subscribes to upstream; each element's publisher is subscribed as it arrives.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = FanInStorage(downstream: subscriber, hasOuter: true, maxPublishers: maxPublishers, name: "FlatMap")
+            let storage = FanInStorage(downstream: subscriber, maxPublishers: maxPublishers, name: "FlatMap")
             subscriber.receive(subscription: storage)
             upstream.subscribe(FlatMapOuter(storage: storage, transform: transform))
         }

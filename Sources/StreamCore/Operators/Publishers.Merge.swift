@@ -88,7 +88,7 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = FanInStorage(downstream: subscriber, hasOuter: true, maxPublishers: .unlimited, name: "Merge")
+            let storage = FanInStorage(downstream: subscriber, maxPublishers: .unlimited, name: "Merge")
             subscriber.receive(subscription: storage)
             storage.subscribeChild(a)
             storage.subscribeChild(b)
@@ -140,7 +140,7 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = FanInStorage(downstream: subscriber, hasOuter: true, maxPublishers: .unlimited, name: "Merge3")
+            let storage = FanInStorage(downstream: subscriber, maxPublishers: .unlimited, name: "Merge3")
             subscriber.receive(subscription: storage)
             storage.subscribeChild(a)
             storage.subscribeChild(b)
@@ -196,7 +196,7 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = FanInStorage(downstream: subscriber, hasOuter: true, maxPublishers: .unlimited, name: "Merge4")
+            let storage = FanInStorage(downstream: subscriber, maxPublishers: .unlimited, name: "Merge4")
             subscriber.receive(subscription: storage)
             storage.subscribeChild(a)
             storage.subscribeChild(b)
@@ -256,7 +256,7 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = FanInStorage(downstream: subscriber, hasOuter: true, maxPublishers: .unlimited, name: "Merge5")
+            let storage = FanInStorage(downstream: subscriber, maxPublishers: .unlimited, name: "Merge5")
             subscriber.receive(subscription: storage)
             storage.subscribeChild(a)
             storage.subscribeChild(b)
@@ -320,7 +320,7 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = FanInStorage(downstream: subscriber, hasOuter: true, maxPublishers: .unlimited, name: "Merge6")
+            let storage = FanInStorage(downstream: subscriber, maxPublishers: .unlimited, name: "Merge6")
             subscriber.receive(subscription: storage)
             storage.subscribeChild(a)
             storage.subscribeChild(b)
@@ -388,7 +388,7 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = FanInStorage(downstream: subscriber, hasOuter: true, maxPublishers: .unlimited, name: "Merge7")
+            let storage = FanInStorage(downstream: subscriber, maxPublishers: .unlimited, name: "Merge7")
             subscriber.receive(subscription: storage)
             storage.subscribeChild(a)
             storage.subscribeChild(b)
@@ -460,7 +460,7 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = FanInStorage(downstream: subscriber, hasOuter: true, maxPublishers: .unlimited, name: "Merge8")
+            let storage = FanInStorage(downstream: subscriber, maxPublishers: .unlimited, name: "Merge8")
             subscriber.receive(subscription: storage)
             storage.subscribeChild(a)
             storage.subscribeChild(b)

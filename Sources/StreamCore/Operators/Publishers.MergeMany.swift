@@ -35,7 +35,7 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = FanInStorage(downstream: subscriber, hasOuter: true, maxPublishers: .unlimited, name: "MergeMany")
+            let storage = FanInStorage(downstream: subscriber, maxPublishers: .unlimited, name: "MergeMany")
             subscriber.receive(subscription: storage)
             for publisher in publishers {
                 storage.subscribeChild(publisher)

@@ -53,6 +53,9 @@ public struct DemoCorpus: Sequence, Sendable {
         (self.users, self.userLanguages) = DemoCorpus.makeUsers(count: Swift.max(1, count), seed: seed, before: startDate)
     }
 
+    /// What the shell puts into an empty store on its first run; tests that count the store's tweets start from it.
+    public static var firstRun: DemoCorpus { DemoCorpus(seed: 2024, tweetCount: 3000) }
+
     /// Pages of generated tweets, oldest page first, each page newest first as the API orders it.
     public func makeIterator() -> DemoPageIterator {
         DemoPageIterator(corpus: self)

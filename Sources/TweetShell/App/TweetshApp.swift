@@ -80,7 +80,7 @@ public enum TweetshApp {
         // First run: an empty store gets the demo corpus, so tweetsh works offline on a fresh machine.
         if (try? await store.isEmpty()) == true {
             do {
-                let corpus = DemoCorpus(seed: 2024, tweetCount: 3000)
+                let corpus = DemoCorpus.firstRun
                 try await store.insert(Array(corpus))
                 output.note("First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
                     + "(\"\(DemoCorpus.sourceLabel)\"). 'import <file>' adds your own; 'auth' connects to the X API.")

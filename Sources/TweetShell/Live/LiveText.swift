@@ -6,6 +6,7 @@ enum LiveText {
     /// `text` cut to at most `width` columns, ending in `…` when something was cut; escape sequences are kept whole,
     /// and a reset is added after a cut so a colour cannot run into the rest of the screen.
     static func fit(_ text: String, to width: Int) -> String {
+        guard hasEscape(text) else { return DisplayWidth.truncate(text, to: width) }
         guard width > 0 else { return "" }
         if visibleWidth(text) <= width { return text }
         var result = ""
@@ -15,9 +16,7 @@ enum LiveText {
         for character in text {
             if inEscape {
                 result.append(character)
-                if let scalar = character.unicodeScalars.first, character != "[", (0x40...0x7E).contains(scalar.value) {
-                    inEscape = false
-                }
+                inEscape = !endsEscape(character)
                 continue
             }
             if character == "\u{1B}" {
@@ -36,13 +35,12 @@ enum LiveText {
 
     /// Columns `text` takes on screen, not counting escape sequences.
     static func visibleWidth(_ text: String) -> Int {
+        guard hasEscape(text) else { return DisplayWidth.of(text) }
         var total = 0
         var inEscape = false
         for character in text {
             if inEscape {
-                if let scalar = character.unicodeScalars.first, character != "[", (0x40...0x7E).contains(scalar.value) {
-                    inEscape = false
-                }
+                inEscape = !endsEscape(character)
                 continue
             }
             if character == "\u{1B}" {
@@ -52,6 +50,15 @@ enum LiveText {
             total += DisplayWidth.of(character)
         }
         return total
+    }
+
+    /// Plain text goes to `DisplayWidth`, whose ASCII fast path covers most lines.
+    private static func hasEscape(_ text: String) -> Bool { text.utf8.contains(0x1B) }
+
+    /// The final byte of a CSI sequence (`ESC [ … m`): anything in 0x40–0x7E except the `[` that opens it.
+    private static func endsEscape(_ character: Character) -> Bool {
+        guard character != "[", let scalar = character.unicodeScalars.first else { return false }
+        return (0x40...0x7E).contains(scalar.value)
     }
 
     /// The end of `text` that fits in `width` columns, for a query longer than its line: the user types at the end.

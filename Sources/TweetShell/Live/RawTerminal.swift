@@ -101,11 +101,7 @@ final class RawTerminal {
 
     /// The terminal's size now.
     func size() -> (columns: Int, rows: Int) {
-        var size = winsize()
-        if ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
-            return (Int(size.ws_col), Int(size.ws_row))
-        }
-        return (80, 24)
+        TerminalSize.kernelSize(fd: output) ?? (80, 24)
     }
 
     private func restoreHandlers() {

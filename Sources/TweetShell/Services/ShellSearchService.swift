@@ -35,12 +35,16 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     /// Records a list found without recording (live search's typing) as if it had been searched now: its query, the
     /// newest id it holds and where its next page starts, so `more` and `again` continue from it after a restart.
     public func remember(_ list: ResultList) async throws {
-        guard let search = list.search else { return }
-        let source = list.sourceName.isEmpty ? (search.source ?? sources.current).rawValue : list.sourceName
-        let previous = try await store.lastSearch(query: search.query, source: source)
-        let newest = list.items.map(\.tweet.id).max() ?? previous?.newestID
-        try await store.recordSearch(SearchHistoryEntry(query: search.query, source: source, lastRun: now(),
-                                                        newestID: max(newest, previous?.newestID), nextCursor: list.nextCursor))
+        guard let search = list.search, !list.sourceName.isEmpty else { return }
+        try await record(search.query, source: list.sourceName, newest: list.items.map(\.tweet.id).max(),
+                         nextCursor: list.nextCursor)
+    }
+
+    /// Records that `query` ran on `source` now, with the newest id it showed (the store keeps the newest ever, for
+    /// `--new`) and where its next page starts (for `more` after a restart).
+    private func record(_ query: String, source: String, newest: TweetID?, nextCursor: String?) async throws {
+        try await store.recordSearch(SearchHistoryEntry(query: query, source: source, lastRun: now(),
+                                                        newestID: newest, nextCursor: nextCursor))
     }
 
     /// Runs `work` in a task for each subscriber; waits the API client reports meanwhile are published before the page.
@@ -72,7 +76,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
             _ = try SearchQuery(parsing: search.query)
         } catch {
             let column = max(1, error.column)
-            let caret = String(repeating: " ", count: DisplayWidth.of(search.query.prefix(column - 1))) + "^"
+            let caret = DisplayWidth.caret(under: search.query, column: column)
             throw CommandError("in the query at column \(column): \(error.message)\n    \(search.query)\n    \(caret)")
         }
         var request = SearchRequest(query: search.query, pageSize: pageSize, sort: search.sort ?? .recency,
@@ -84,8 +88,9 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     private func first(_ search: SearchOptions, pageSize: Int) async throws -> SearchPage {
         var request = try request(for: search, pageSize: pageSize)
         let kind = search.source ?? sources.current
-        let previous = try await store.lastSearch(query: search.query, source: kind.rawValue)
-        if search.newOnly { request.sinceID = previous?.newestID }
+        // Only `--new` needs the last run: where to start, and when it was.
+        let previous = search.newOnly ? try await store.lastSearch(query: search.query, source: kind.rawValue) : nil
+        request.sinceID = previous?.newestID
 
         let page: Page
         var note: String?
@@ -108,9 +113,8 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
             note = count == 0 ? "no new tweets\(since)" : "\(count)\(page.nextToken == nil ? "" : "+") new tweet\(count == 1 ? "" : "s")\(since)"
         }
         if search.recordsHistory {
-            let newest = page.tweets.map(\.id).max() ?? previous?.newestID
-            try await store.recordSearch(SearchHistoryEntry(query: search.query, source: kind.rawValue, lastRun: now(),
-                                                            newestID: max(newest, previous?.newestID), nextCursor: page.nextToken))
+            try await record(search.query, source: kind.rawValue, newest: page.tweets.map(\.id).max(),
+                             nextCursor: page.nextToken)
         }
         return SearchPage(page: page, sourceName: kind.rawValue, note: note, warnings: page.errors.map(\.warningMessage))
     }
@@ -132,13 +136,5 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
             try await store.recordSearch(entry)
         }
         return SearchPage(page: page, sourceName: kind.rawValue, warnings: page.errors.map(\.warningMessage))
-    }
-}
-
-private func max(_ a: TweetID?, _ b: TweetID?) -> TweetID? {
-    switch (a, b) {
-    case let (a?, b?): return Swift.max(a, b)
-    case let (a?, nil): return a
-    case let (nil, b): return b
     }
 }

@@ -83,7 +83,7 @@ struct Repl {
             session.output.error(error.message)
             if let column = error.column, session.isInteractive || reader == nil {
                 session.output.note("  " + text)
-                session.output.note("  " + String(repeating: " ", count: DisplayWidth.of(text.prefix(max(0, column - 1)))) + "^")
+                session.output.note("  " + DisplayWidth.caret(under: text, column: column))
             }
             return .failed
         }

@@ -89,6 +89,11 @@ public enum DisplayWidth {
         return result + "…"
     }
 
+    /// Spaces up to `column` (1-based, in characters) of `text`, then `^`: a pointer printed under the text.
+    public static func caret(under text: String, column: Int) -> String {
+        String(repeating: " ", count: of(text.prefix(max(0, column - 1)))) + "^"
+    }
+
     /// `text` padded with spaces on the right to exactly `width` columns (or truncated if longer).
     public static func pad(_ text: String, to width: Int) -> String {
         let truncated = truncate(text, to: width)

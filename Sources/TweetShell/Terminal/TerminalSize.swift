@@ -6,22 +6,16 @@ import Glibc
 public enum TerminalSize {
     /// Columns of the terminal on `fd`, else `$COLUMNS`, else 80.
     public static func columns(fd: Int32 = STDOUT_FILENO, environment: [String: String]) -> Int {
-        var size = winsize()
-        if isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return Int(size.ws_col)
-        }
+        if let size = kernelSize(fd: fd) { return size.columns }
         if let value = environment["COLUMNS"], let columns = Int(value), columns > 0 { return columns }
         return 80
     }
 
-    /// Rows of the terminal on `fd`, else `$LINES`, else 24.
-    public static func rows(fd: Int32 = STDOUT_FILENO, environment: [String: String]) -> Int {
+    /// The size the kernel reports for the terminal on `fd`, or nil when it is not a terminal or reports nothing.
+    static func kernelSize(fd: Int32) -> (columns: Int, rows: Int)? {
         var size = winsize()
-        if isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 {
-            return Int(size.ws_row)
-        }
-        if let value = environment["LINES"], let rows = Int(value), rows > 0 { return rows }
-        return 24
+        guard isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
     }
 
     /// Whether `fd` is a terminal.

@@ -119,16 +119,6 @@ public final class SearchViewModel: @unchecked Sendable {
         }
     }
 
-    /// Runs a search and waits for its first page.
-    public func search(_ options: SearchOptions) async -> CommandOutcome {
-        await perform { id in searches.send(Tagged(id: id, value: options)) }
-    }
-
-    /// Loads the next page and waits for it.
-    public func more(_ count: Int?) async -> CommandOutcome {
-        await perform { id in pageRequests.send(Tagged(id: id, value: count)) }
-    }
-
     /// Replaces the current results (for `live`, whose results become the list `more` and `show` continue from).
     public func adopt(_ list: ResultList) {
         lock.lock()
