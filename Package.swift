@@ -72,7 +72,7 @@ let package = Package(
 
 // One place for the settings every target shares: Swift 6 mode with complete concurrency checking.
 let sharedSwiftSettings: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
+    .swiftLanguageMode(.v6)
 ]
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + sharedSwiftSettings

@@ -15,8 +15,9 @@ public func queryFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("printed query does not parse: \(printed.debugDescription) from \(text.debugDescription)")
     }
     if reparsed != query {
-        fatalError("round trip changed the query: \(text.debugDescription) parsed as \(query.root), "
-            + "printed as \(printed.debugDescription), reparsed as \(reparsed.root)")
+        fatalError(
+            "round trip changed the query: \(text.debugDescription) parsed as \(query.root), "
+                + "printed as \(printed.debugDescription), reparsed as \(reparsed.root)")
     }
     return 0
 }

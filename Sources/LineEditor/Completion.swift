@@ -25,7 +25,8 @@ public struct CompletionRequest: Equatable, Sendable {
     /// Candidates replace this word.
     public var word: String {
         let before = line.unicodeScalars.prefix(cursorOffset)
-        let start = before.lastIndex(where: { $0.properties.isWhitespace }).map { before.index(after: $0) }
+        let start =
+            before.lastIndex(where: { $0.properties.isWhitespace }).map { before.index(after: $0) }
             ?? before.startIndex
         return String(String.UnicodeScalarView(before[start...]))
     }

@@ -33,7 +33,9 @@ public final class History {
     ///   - limit: the most entries kept; values below 1 are treated as 1.
     ///   - isSensitive: lines for which this returns true (for example `auth` with a secret) are never recorded.
     /// - Throws: `LineEditorError` when the file exists but cannot be read or is not a libedit history file.
-    public init(path: String?, limit: Int = History.defaultLimit, isSensitive: @escaping (String) -> Bool = { _ in false }) throws {
+    public init(
+        path: String?, limit: Int = History.defaultLimit, isSensitive: @escaping (String) -> Bool = { _ in false }
+    ) throws {
         ensureUTF8Locale()
         let limit = max(1, min(limit, Int(Int32.max)))
         guard let handle = CLibEdit_history_init(Int32(limit)) else {

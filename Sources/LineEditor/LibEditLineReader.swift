@@ -32,7 +32,8 @@ public final class LibEditLineReader: LineReader {
         guard isatty(STDIN_FILENO) == 1 else {
             throw LineEditorError.editorUnavailable("standard input is not a terminal")
         }
-        guard readerIsOpen.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+        guard readerIsOpen.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else {
             throw LineEditorError.readerAlreadyOpen
         }
         ensureUTF8Locale()
@@ -99,10 +100,12 @@ public final class LibEditLineReader: LineReader {
 
     private func configure(readsEditrc: Bool) {
         _ = CLibEdit_el_set_clientdata(editor, Unmanaged.passUnretained(context).toOpaque())
-        _ = CLibEdit_el_set_prompt_esc(editor, { editor in
-            guard let editor else { return nil }
-            return EditorContext.from(editor)?.prompt
-        }, wchar_t(PromptText.delimiter.value))
+        _ = CLibEdit_el_set_prompt_esc(
+            editor,
+            { editor in
+                guard let editor else { return nil }
+                return EditorContext.from(editor)?.prompt
+            }, wchar_t(PromptText.delimiter.value))
         _ = CLibEdit_el_set_editor(editor, "emacs")
         _ = CLibEdit_el_set_signal(editor, 1)
         // While editing, Ctrl-C and Ctrl-Z arrive as keys rather than signals. A SIGINT that lands between two of
@@ -111,20 +114,26 @@ public final class LibEditLineReader: LineReader {
         if let history {
             _ = CLibEdit_el_set_history(editor, history.handle)
         }
-        _ = CLibEdit_el_addfn(editor, "tweetsh-complete", "Complete the word before the cursor", { editor, _ in
-            guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
-            return context.complete(editor)
-        })
-        _ = CLibEdit_el_addfn(editor, "tweetsh-interrupt", "Discard the line (as SIGINT would)", { editor, _ in
-            guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
-            context.interruptKeyPressed = true
-            // Ends el_wgets with no line, like Ctrl-D; readLine tells the two apart by the flag.
-            return UInt8(CC_EOF)
-        })
-        _ = CLibEdit_el_addfn(editor, "tweetsh-suspend", "Suspend the program (as SIGTSTP would)", { editor, _ in
-            guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
-            return context.suspend()
-        })
+        _ = CLibEdit_el_addfn(
+            editor, "tweetsh-complete", "Complete the word before the cursor",
+            { editor, _ in
+                guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
+                return context.complete(editor)
+            })
+        _ = CLibEdit_el_addfn(
+            editor, "tweetsh-interrupt", "Discard the line (as SIGINT would)",
+            { editor, _ in
+                guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
+                context.interruptKeyPressed = true
+                // Ends el_wgets with no line, like Ctrl-D; readLine tells the two apart by the flag.
+                return UInt8(CC_EOF)
+            })
+        _ = CLibEdit_el_addfn(
+            editor, "tweetsh-suspend", "Suspend the program (as SIGTSTP would)",
+            { editor, _ in
+                guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
+                return context.suspend()
+            })
         _ = CLibEdit_el_bind(editor, "^C", "tweetsh-interrupt")
         _ = CLibEdit_el_bind(editor, "^Z", "tweetsh-suspend")
         _ = CLibEdit_el_bind(editor, "^I", "tweetsh-complete")
@@ -194,10 +203,10 @@ final class EditorContext {
         switch CompletionPlan(request: request, candidates: completion(request)) {
         case .none:
             return UInt8(CC_REFRESH_BEEP)
-        case let .replaceWord(text):
+        case .replaceWord(let text):
             replaceWord(editor, length: wordLength, with: text)
             return UInt8(CC_REFRESH)
-        case let .list(replacement, candidates):
+        case .list(let replacement, let candidates):
             if let replacement { replaceWord(editor, length: wordLength, with: replacement) }
             let rows = CompletionLayout.rows(candidates, width: Int(CLibEdit_el_columns(editor)))
             _ = CLibEdit_el_write(editor, "\n" + rows.joined(separator: "\n") + "\n")

@@ -16,15 +16,15 @@ public enum LineEditorError: Error, Equatable, Sendable, CustomStringConvertible
     /// A one-line explanation naming the file or operation that failed.
     public var description: String {
         switch self {
-        case let .file(path, operation, code):
+        case .file(let path, let operation, let code):
             return "history: cannot \(operation) \(path): \(Self.message(code))"
-        case let .unreadableHistory(path):
+        case .unreadableHistory(let path):
             return "history: \(path) is not a libedit history file (first line is not _HiStOrY_V2_); left unchanged"
-        case let .editorUnavailable(reason):
+        case .editorUnavailable(let reason):
             return "line editor unavailable: \(reason)"
         case .readerAlreadyOpen:
             return "line editor: another terminal reader is already open in this process"
-        case let .input(operation, code):
+        case .input(let operation, let code):
             return "input: \(operation) failed: \(Self.message(code))"
         }
     }

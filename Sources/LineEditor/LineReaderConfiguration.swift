@@ -39,7 +39,9 @@ public struct LineReaderConfiguration {
 public enum LineReaders {
     /// A `LibEditLineReader` when standard input and output are both terminals, otherwise a `PipedLineReader` on
     /// standard input (so scripts and pipes get no prompts or escape codes).
-    public static func standard(_ configuration: LineReaderConfiguration = LineReaderConfiguration()) throws -> any LineReader {
+    public static func standard(_ configuration: LineReaderConfiguration = LineReaderConfiguration()) throws
+        -> any LineReader
+    {
         if isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 {
             return try LibEditLineReader(configuration: configuration)
         }

@@ -30,7 +30,9 @@ enum WideText {
     }
 
     /// Calls `body` with a NUL-terminated wide copy of `text`.
-    static func withCharacters<Result>(_ text: String, _ body: (UnsafePointer<wchar_t>) throws -> Result) rethrows -> Result {
+    static func withCharacters<Result>(_ text: String, _ body: (UnsafePointer<wchar_t>) throws -> Result) rethrows
+        -> Result
+    {
         let characters = characters(text)
         return try characters.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }

@@ -133,7 +133,9 @@ extension ManualPublisher where Output == Void {
 
 /// One subscriber's connection to a `ManualPublisher`: it records that subscriber's requests and cancels and lets the
 /// test send to that subscriber alone, even against the rules (after cancel or completion, beyond demand).
-public final class ManualSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible, @unchecked Sendable {
+public final class ManualSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
     private let lock = TestingLock()
     private weak var publisher: ManualPublisher<Output, Failure>?
     private var downstream: AnySubscriber<Output, Failure>?
@@ -202,10 +204,12 @@ public final class ManualSubscription<Output, Failure: Error>: Subscription, Cus
     /// Sends a value to this subscriber whatever its state or demand, and returns the demand it returned.
     @discardableResult
     public func send(_ value: Output) -> Subscribers.Demand {
-        guard let subscriber = lock.withLock({ () -> AnySubscriber<Output, Failure>? in
-            outstanding -= 1
-            return downstream
-        }) else { return .none }
+        guard
+            let subscriber = lock.withLock({ () -> AnySubscriber<Output, Failure>? in
+                outstanding -= 1
+                return downstream
+            })
+        else { return .none }
         let more = subscriber.receive(value)
         lock.withLock { outstanding += more }
         return more

@@ -89,7 +89,9 @@ extension TestScheduler {
             /// A fractional number of seconds.
             public static func seconds(_ s: Double) -> Stride { Stride(seconds: s) }
             /// A whole number of milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: saturatingMultiply(ms, 1_000_000)) }
+            public static func milliseconds(_ ms: Int) -> Stride {
+                Stride(nanoseconds: saturatingMultiply(ms, 1_000_000))
+            }
             /// A whole number of microseconds.
             public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: saturatingMultiply(us, 1_000)) }
             /// A whole number of nanoseconds.

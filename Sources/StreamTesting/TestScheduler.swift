@@ -20,7 +20,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         /// `schedule(after:tolerance:options:_:)`.
         case after(SchedulerTimeType, tolerance: SchedulerTimeType.Stride)
         /// `schedule(after:interval:tolerance:options:_:)`.
-        case repeating(after: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride)
+        case repeating(
+            after: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride)
 
         /// The call, for failure messages.
         public var description: String {

@@ -56,8 +56,9 @@ public final class BackgroundProcess: @unchecked Sendable {
         guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
         for descriptor in descriptors {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + descriptor),
-                  target == path,
-                  let info = readTextFile("/proc/\(process.processIdentifier)/fdinfo/\(descriptor)") else { continue }
+                target == path,
+                let info = readTextFile("/proc/\(process.processIdentifier)/fdinfo/\(descriptor)")
+            else { continue }
             for line in info.split(separator: "\n") where line.hasPrefix("pos:") {
                 return Int(line.dropFirst(4).trimmingCharacters(in: .whitespaces))
             }

@@ -10,13 +10,17 @@ public struct ProcessRun: Sendable {
     public let standardError: String
 
     /// Runs `executable` to completion, feeding `input` on stdin; kills it after `timeout` seconds.
-    public static func run(_ executable: String, arguments: [String] = [], environment: [String: String],
-                           input: String = "", timeout: Double = 60) throws -> ProcessRun {
+    public static func run(
+        _ executable: String, arguments: [String] = [], environment: [String: String],
+        input: String = "", timeout: Double = 60
+    ) throws -> ProcessRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
@@ -39,8 +43,9 @@ public struct ProcessRun: Sendable {
         }
         process.waitUntilExit()
         let (out, err) = collector.values
-        return ProcessRun(status: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
-                          standardError: String(decoding: err, as: UTF8.self))
+        return ProcessRun(
+            status: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
+            standardError: String(decoding: err, as: UTF8.self))
     }
 }
 

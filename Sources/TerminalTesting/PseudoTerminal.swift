@@ -31,7 +31,10 @@ public final class PseudoTerminal {
     private static let spawnSetsid: Int16 = 0x80
 
     /// Starts `executable` on a new pseudo-terminal of the given size, as its controlling terminal.
-    public init(executable: String, arguments: [String] = [], environment: [String: String], columns: UInt16 = 80, rows: UInt16 = 24) throws {
+    public init(
+        executable: String, arguments: [String] = [], environment: [String: String], columns: UInt16 = 80,
+        rows: UInt16 = 24
+    ) throws {
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw Failure(description: "open /dev/ptmx: errno \(errno)") }
         var unlock: Int32 = 0
@@ -111,7 +114,9 @@ public final class PseudoTerminal {
         try waitFor(prompt, timeout: seconds)
         let deadline = Self.now() + seconds
         while localModes & tcflag_t(ICANON) != 0 {
-            if Self.now() > deadline { throw Failure(description: "terminal never left canonical mode after \(prompt.debugDescription)") }
+            if Self.now() > deadline {
+                throw Failure(description: "terminal never left canonical mode after \(prompt.debugDescription)")
+            }
             _ = pump(timeout: 0.005)
         }
     }
@@ -141,8 +146,9 @@ public final class PseudoTerminal {
             }
             let remaining = deadline - Self.now()
             if remaining <= 0 || !pump(timeout: remaining) {
-                throw Failure(description: "timed out waiting for \(text.debugDescription); output after the last match: "
-                    + String(decoding: bytes[mark...], as: UTF8.self).debugDescription)
+                throw Failure(
+                    description: "timed out waiting for \(text.debugDescription); output after the last match: "
+                        + String(decoding: bytes[mark...], as: UTF8.self).debugDescription)
             }
         }
     }
@@ -165,7 +171,9 @@ public final class PseudoTerminal {
                 exitStatus = status
                 return status
             }
-            if Self.now() > deadline { throw Failure(description: "program did not exit; output: \(output.debugDescription)") }
+            if Self.now() > deadline {
+                throw Failure(description: "program did not exit; output: \(output.debugDescription)")
+            }
             _ = pump(timeout: 0.05)
         }
     }

@@ -25,7 +25,8 @@ public struct StoreInspection: Sendable {
 
     /// Runs `sql` (one or more statements) and returns the output lines; `|` separates columns.
     public func query(_ sql: String) throws -> [String] {
-        let run = try ProcessRun.run(Self.sqlite3, arguments: ["-batch", "-bail", path, sql], environment: [:], timeout: 300)
+        let run = try ProcessRun.run(
+            Self.sqlite3, arguments: ["-batch", "-bail", path, sql], environment: [:], timeout: 300)
         guard run.status == 0 else {
             throw Failure(description: "sqlite3 \(path) failed (\(run.status)): \(run.standardError) for: \(sql)")
         }
@@ -111,7 +112,8 @@ public struct StoreCounts: Equatable, Sendable, CustomStringConvertible {
 
     /// Whether every invariant holds: index and table agree one to one, and every author is present.
     public var isConsistent: Bool {
-        searchable == indexed && searchableWithoutIndexEntry == 0 && indexEntriesWithoutTweet == 0 && tweetsWithoutAuthor == 0
+        searchable == indexed && searchableWithoutIndexEntry == 0 && indexEntriesWithoutTweet == 0
+            && tweetsWithoutAuthor == 0
     }
 
     /// All the numbers, for failure messages and reports.

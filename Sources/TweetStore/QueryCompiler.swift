@@ -100,7 +100,9 @@ struct QueryCompiler {
         default: return nil
         }
         // Only a plain run of letters, digits and `_` is one token; anything else keeps its exact meaning.
-        guard text.count >= shortestPrefix, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        guard text.count >= shortestPrefix, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            return nil
+        }
         return column + ":\"" + text + "\" *"
     }
 
@@ -108,7 +110,8 @@ struct QueryCompiler {
     /// the tokenizer keeps (an emoji, punctuation), which then matches as a substring instead.
     func fts(_ term: QueryTerm) throws -> String? {
         guard let (column, phrases) = try columnPhrases(of: term),
-              phrases.allSatisfy({ $0.contains(where: { $0.isLetter || $0.isNumber || $0 == "_" }) }) else { return nil }
+            phrases.allSatisfy({ $0.contains(where: { $0.isLetter || $0.isNumber || $0 == "_" }) })
+        else { return nil }
         let quoted = phrases.map { column + ":\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
         return quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " OR ") + ")"
     }

@@ -6,10 +6,12 @@ struct Reader {
     let connection: Connection
 
     static let selectTweet = "SELECT \(TweetRecord.columns) FROM tweets t WHERE t.id = ?"
-    static let selectUser = "SELECT id, username, name, profile_image_url, verified, description, location, created_at, "
+    static let selectUser =
+        "SELECT id, username, name, profile_image_url, verified, description, location, created_at, "
         + "protected, url, metrics FROM users WHERE id = ?"
     static let selectUserIDs = "SELECT id FROM users WHERE username = ? COLLATE NOCASE"
-    static let selectMedia = "SELECT media_key, type, url, preview_image_url, width, height, alt_text FROM media WHERE media_key = ?"
+    static let selectMedia =
+        "SELECT media_key, type, url, preview_image_url, width, height, alt_text FROM media WHERE media_key = ?"
 
     func tweet(_ id: TweetID) throws -> Tweet? {
         try connection.withStatement(Self.selectTweet, [.integer(Int64(bitPattern: id.rawValue))]) { row in
@@ -31,7 +33,8 @@ struct Reader {
             if !row.isNull(10) {
                 var reader = ByteReader(row.blob(10))
                 user.metrics = UserMetrics(
-                    followers: try reader.int(), following: try reader.int(), tweets: try reader.int(), listed: try reader.int())
+                    followers: try reader.int(), following: try reader.int(), tweets: try reader.int(),
+                    listed: try reader.int())
             }
             return user
         }

@@ -104,7 +104,8 @@ enum Schema {
     private static func rebuildIndex(_ connection: Connection) throws {
         let insert = try connection.prepare(IndexChanges.insert)
         let rows = try connection.prepare(
-            "SELECT \(TweetRecord.columns) FROM tweets t WHERE (t.flags & \(TweetFlags.includedOnly.rawValue)) = 0 ORDER BY t.id")
+            "SELECT \(TweetRecord.columns) FROM tweets t WHERE (t.flags & \(TweetFlags.includedOnly.rawValue)) = 0 ORDER BY t.id"
+        )
         defer { rows.reset() }
         while try rows.step() {
             let tweet = try TweetRecord.tweet(from: rows)
@@ -121,12 +122,15 @@ enum Schema {
     static func migrate(_ connection: Connection, willRebuild: ((Int) -> Void)? = nil) throws {
         let version = Int(try connection.scalar("PRAGMA user_version") ?? 0)
         if version > currentVersion {
-            throw StoreError(message: "the store was written by a newer tweetsh (schema \(version), this one knows \(currentVersion))")
+            throw StoreError(
+                message:
+                    "the store was written by a newer tweetsh (schema \(version), this one knows \(currentVersion))")
         }
         for target in version..<currentVersion {
             if migrations[target].rebuild != nil, let willRebuild {
-                let tweets = Int(try connection.scalar(
-                    "SELECT count(*) FROM tweets WHERE (flags & \(TweetFlags.includedOnly.rawValue)) = 0") ?? 0)
+                let tweets = Int(
+                    try connection.scalar(
+                        "SELECT count(*) FROM tweets WHERE (flags & \(TweetFlags.includedOnly.rawValue)) = 0") ?? 0)
                 if tweets > 0 { willRebuild(tweets) }
             }
             try connection.transaction {

@@ -47,8 +47,12 @@ struct SearchExecutor {
             .compile(query, prefixLastWord: request.prefixLastWord)
         if let id = request.sinceID { compiled.add("(t.id > ?)", [.integer(Int64(bitPattern: id.rawValue))]) }
         if let id = request.untilID { compiled.add("(t.id < ?)", [.integer(Int64(bitPattern: id.rawValue))]) }
-        if let time = request.startTime { compiled.add("(coalesce(t.created_at >= ?, 0))", [.integer(TweetRecord.milliseconds(time))]) }
-        if let time = request.endTime { compiled.add("(coalesce(t.created_at < ?, 0))", [.integer(TweetRecord.milliseconds(time))]) }
+        if let time = request.startTime {
+            compiled.add("(coalesce(t.created_at >= ?, 0))", [.integer(TweetRecord.milliseconds(time))])
+        }
+        if let time = request.endTime {
+            compiled.add("(coalesce(t.created_at < ?, 0))", [.integer(TweetRecord.milliseconds(time))])
+        }
 
         let byRelevance = request.sort == .relevancy && compiled.match != nil
         let cursor = try token.map(SearchCursor.init)
@@ -112,9 +116,10 @@ struct SearchExecutor {
             if next == nil {
                 page.resultCount = tweets.count
             } else if countLimit > 0 {
-                page.resultCount = try count(from: from, conditions: conditions, bindings: bindings,
-                                             textOnly: compiled.match != nil && compiled.conditions.isEmpty,
-                                             pageSize: pageSize)
+                page.resultCount = try count(
+                    from: from, conditions: conditions, bindings: bindings,
+                    textOnly: compiled.match != nil && compiled.conditions.isEmpty,
+                    pageSize: pageSize)
             }
         }
         return page
@@ -126,7 +131,8 @@ struct SearchExecutor {
         from: String, conditions: [String], bindings: [SQLValue], textOnly: Bool, pageSize: Int
     ) throws -> Int? {
         let limit = textOnly ? countLimit : min(countLimit, 10 * pageSize)
-        let sql = textOnly
+        let sql =
+            textOnly
             ? "SELECT count(*) FROM (SELECT 1 FROM tweets_fts WHERE tweets_fts MATCH ? LIMIT ?)"
             : "SELECT count(*) FROM (SELECT 1 FROM \(from) WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)"
         let values = (textOnly ? [bindings[0]] : bindings) + [.integer(Int64(limit))]

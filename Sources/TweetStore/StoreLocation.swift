@@ -8,7 +8,9 @@ public enum StoreLocation: Hashable, Sendable {
     case inMemory
 
     /// `$XDG_DATA_HOME/tweetsh/tweets.sqlite`, falling back to `~/.local/share/tweetsh/tweets.sqlite`.
-    public static func defaultLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> StoreLocation {
+    public static func defaultLocation(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> StoreLocation
+    {
         .file(defaultPath(environment: environment))
     }
 

@@ -30,16 +30,19 @@ extension TweetStore {
     /// A newest id already recorded is kept when the new one is older or missing, so paging back never loses it.
     public func recordSearch(_ entry: SearchHistoryEntry) async throws {
         try await database.run { connection in
-            try connection.withStatement("""
+            try connection.withStatement(
+                """
                 INSERT INTO search_history(query, source, last_run, newest_id, next_cursor) VALUES (?,?,?,?,?)
                 ON CONFLICT(query, source) DO UPDATE SET last_run = excluded.last_run,
                     newest_id = max(coalesce(excluded.newest_id, newest_id), coalesce(newest_id, excluded.newest_id)),
                     next_cursor = excluded.next_cursor
-                """, [
+                """,
+                [
                     .text(entry.query), .text(entry.source), .real(entry.lastRun.timeIntervalSince1970),
                     entry.newestID.map { .integer(Int64(bitPattern: $0.rawValue)) } ?? .null,
                     entry.nextCursor.map(SQLValue.text) ?? .null,
-                ]) { try $0.run() }
+                ]
+            ) { try $0.run() }
         }
     }
 

@@ -11,7 +11,10 @@ extension TweetStore {
                 try writer.write(page)
                 try connection.withStatement(
                     "INSERT OR REPLACE INTO cached_pages(key, cursor, fetched_at, page) VALUES (?,?,?,?)",
-                    [.text(key), .text(cursor ?? ""), .real(fetchedAt.timeIntervalSince1970), .blob(PageRecord.encode(page))]
+                    [
+                        .text(key), .text(cursor ?? ""), .real(fetchedAt.timeIntervalSince1970),
+                        .blob(PageRecord.encode(page)),
+                    ]
                 ) { try $0.run() }
             }
         }
@@ -21,7 +24,8 @@ extension TweetStore {
     public func cachedPage(key: String, cursor: String?) async throws -> CachedPage? {
         try await database.run { connection in
             let stored = try connection.withStatement(
-                "SELECT fetched_at, page FROM cached_pages WHERE key = ? AND cursor = ?", [.text(key), .text(cursor ?? "")]
+                "SELECT fetched_at, page FROM cached_pages WHERE key = ? AND cursor = ?",
+                [.text(key), .text(cursor ?? "")]
             ) { row in try row.step() ? (row.double(0), row.blob(1)) : nil }
             guard let (fetchedAt, bytes) = stored else { return nil }
             let page = try PageRecord.decode(bytes, reader: Reader(connection: connection))
@@ -32,7 +36,9 @@ extension TweetStore {
     /// Forgets cached pages fetched before `date` (their tweets stay searchable).
     public func removeCachedPages(fetchedBefore date: Date) async throws {
         try await database.run { connection in
-            try connection.withStatement("DELETE FROM cached_pages WHERE fetched_at < ?", [.real(date.timeIntervalSince1970)]) {
+            try connection.withStatement(
+                "DELETE FROM cached_pages WHERE fetched_at < ?", [.real(date.timeIntervalSince1970)]
+            ) {
                 try $0.run()
             }
         }
@@ -59,8 +65,10 @@ enum PageRecord {
         writer.optionalInt(page.resultCount)
         writer.varint(UInt64(page.errors.count))
         for error in page.errors {
-            for field in [error.value, error.detail, error.title, error.resourceType, error.parameter, error.resourceID,
-                          error.type, error.section] {
+            for field in [
+                error.value, error.detail, error.title, error.resourceType, error.parameter, error.resourceID,
+                error.type, error.section,
+            ] {
                 writer.optionalString(field)
             }
         }
@@ -82,9 +90,11 @@ enum PageRecord {
         page.resultCount = try input.optionalInt()
         page.errors = try (0..<input.count()).map { _ in
             PartialError(
-                value: try input.optionalString(), detail: try input.optionalString(), title: try input.optionalString(),
+                value: try input.optionalString(), detail: try input.optionalString(),
+                title: try input.optionalString(),
                 resourceType: try input.optionalString(), parameter: try input.optionalString(),
-                resourceID: try input.optionalString(), type: try input.optionalString(), section: try input.optionalString())
+                resourceID: try input.optionalString(), type: try input.optionalString(),
+                section: try input.optionalString())
         }
         return page
     }

@@ -21,8 +21,10 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     ///   - countLimit: how far the first page of a search counts matches; 0 turns counting off.
     ///   - willUpgrade: called before an upgrade of the file's schema that indexes its tweets again, with their
     ///     number, so the caller can say why opening takes a while; not called for new or current files.
-    public init(location: StoreLocation = .defaultLocation(), countLimit: Int = 1_000,
-                willUpgrade: ((_ tweets: Int) -> Void)? = nil) throws {
+    public init(
+        location: StoreLocation = .defaultLocation(), countLimit: Int = 1_000,
+        willUpgrade: ((_ tweets: Int) -> Void)? = nil
+    ) throws {
         self.location = location
         self.countLimit = countLimit
         if case .file = location {
@@ -38,7 +40,9 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
             try connection.execute("PRAGMA journal_mode = WAL")
         }
         // WAL with synchronous=NORMAL: a crash can lose the last commits but never corrupts the file.
-        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 268435456; PRAGMA wal_autocheckpoint = 8192")
+        try connection.execute(
+            "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 268435456; PRAGMA wal_autocheckpoint = 8192"
+        )
         try Schema.migrate(connection, willRebuild: willUpgrade)
         database = Database(connection: connection, label: "tweetsh.store")
     }
@@ -57,7 +61,8 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     public func search(_ query: SearchQuery, request: SearchRequest, cursor: String?) async throws -> Page {
         let countLimit = self.countLimit
         return try await database.run { connection in
-            try SearchExecutor(connection: connection, countLimit: countLimit).search(query, request: request, cursor: cursor)
+            try SearchExecutor(connection: connection, countLimit: countLimit).search(
+                query, request: request, cursor: cursor)
         }
     }
 
@@ -71,10 +76,12 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
                 if let tweet = try reader.tweet(id) {
                     found.append(tweet)
                 } else {
-                    errors.append(PartialError(
-                        value: id.description, detail: "Could not find tweet with ids: [\(id)].", title: "Not Found Error",
-                        resourceType: "tweet", parameter: "ids", resourceID: id.description,
-                        type: "https://api.twitter.com/2/problems/resource-not-found"))
+                    errors.append(
+                        PartialError(
+                            value: id.description, detail: "Could not find tweet with ids: [\(id)].",
+                            title: "Not Found Error",
+                            resourceType: "tweet", parameter: "ids", resourceID: id.description,
+                            type: "https://api.twitter.com/2/problems/resource-not-found"))
                 }
             }
             var page = try reader.page(with: found)
@@ -102,19 +109,22 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     /// How the store runs `query`: the FTS5 expression and the SQL conditions, for `explain` and bug reports.
     public func explain(_ query: SearchQuery) async throws -> String {
         try await database.run { connection in
-            let compiled = try QueryCompiler(resolveUser: Reader(connection: connection).userIDs(matching:)).compile(query)
+            let compiled = try QueryCompiler(resolveUser: Reader(connection: connection).userIDs(matching:)).compile(
+                query)
             var lines = ["match: " + (compiled.match ?? "(none: scans tweets newest first)")]
             lines += compiled.conditions.map { "where: " + $0 }
             if !compiled.bindings.isEmpty {
-                lines.append("values: " + compiled.bindings.map { value -> String in
-                    switch value {
-                    case .integer(let v): return String(v)
-                    case .real(let v): return String(v)
-                    case .text(let v): return "'" + v + "'"
-                    case .blob(let v): return "<\(v.count) bytes>"
-                    case .null: return "NULL"
-                    }
-                }.joined(separator: ", "))
+                lines.append(
+                    "values: "
+                        + compiled.bindings.map { value -> String in
+                            switch value {
+                            case .integer(let v): return String(v)
+                            case .real(let v): return String(v)
+                            case .text(let v): return "'" + v + "'"
+                            case .blob(let v): return "<\(v.count) bytes>"
+                            case .null: return "NULL"
+                            }
+                        }.joined(separator: ", "))
             }
             return lines.joined(separator: "\n")
         }
@@ -143,7 +153,8 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
             let pages = try connection.scalar("PRAGMA page_count") ?? 0
             let pageSize = try connection.scalar("PRAGMA page_size") ?? 0
             return StoreStatistics(
-                tweets: Int(tweets), includedTweets: Int(included), users: Int(users), databaseBytes: Int(pages * pageSize))
+                tweets: Int(tweets), includedTweets: Int(included), users: Int(users),
+                databaseBytes: Int(pages * pageSize))
         }
     }
 
@@ -161,7 +172,9 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
         try await database.run { connection in
             try connection.execute("INSERT INTO tweets_fts(tweets_fts, rank) VALUES ('integrity-check', 0)")
             let result = try connection.rows("PRAGMA integrity_check") { $0.text(0) }
-            if result != ["ok"] { throw StoreError(message: "integrity check failed: " + result.prefix(5).joined(separator: "; ")) }
+            if result != ["ok"] {
+                throw StoreError(message: "integrity check failed: " + result.prefix(5).joined(separator: "; "))
+            }
         }
     }
 }

@@ -36,7 +36,8 @@ struct Writer {
         try write(PreparedBatch([page]))
     }
 
-    private static let columns = "tweets(id, author_id, created_at, conversation_id, reply_to_user, "
+    private static let columns =
+        "tweets(id, author_id, created_at, conversation_id, reply_to_user, "
         + "lang, flags, likes, reposts, replies, quotes, text, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
     private static let insertTweet = "INSERT INTO " + columns
     private static let replaceTweet = "INSERT OR REPLACE INTO " + columns
@@ -64,7 +65,8 @@ struct Writer {
         if let document = prepared.document { index.insert(prepared.rowid, document) }
     }
 
-    private static let insertUser = "INSERT OR REPLACE INTO users(id, username, name, profile_image_url, verified, "
+    private static let insertUser =
+        "INSERT OR REPLACE INTO users(id, username, name, profile_image_url, verified, "
         + "description, location, created_at, protected, url, metrics) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 
     /// Skips users written before with the same fields (the connection remembers them): authors repeat on almost
@@ -79,24 +81,31 @@ struct Writer {
             for value in [counts.followers, counts.following, counts.tweets, counts.listed] { writer.int(value) }
             metrics = .blob(writer.bytes)
         }
-        try connection.withStatement(Self.insertUser, [
-            .integer(Int64(bitPattern: user.id.rawValue)), .text(user.username), .text(user.name),
-            user.profileImageURL.map(SQLValue.text) ?? .null, .integer(user.verified ? 1 : 0),
-            user.description.map(SQLValue.text) ?? .null, user.location.map(SQLValue.text) ?? .null,
-            user.createdAt.map { .integer(TweetRecord.milliseconds($0)) } ?? .null,
-            .integer(user.protected ? 1 : 0), user.url.map(SQLValue.text) ?? .null, metrics,
-        ]) { try $0.run() }
+        try connection.withStatement(
+            Self.insertUser,
+            [
+                .integer(Int64(bitPattern: user.id.rawValue)), .text(user.username), .text(user.name),
+                user.profileImageURL.map(SQLValue.text) ?? .null, .integer(user.verified ? 1 : 0),
+                user.description.map(SQLValue.text) ?? .null, user.location.map(SQLValue.text) ?? .null,
+                user.createdAt.map { .integer(TweetRecord.milliseconds($0)) } ?? .null,
+                .integer(user.protected ? 1 : 0), user.url.map(SQLValue.text) ?? .null, metrics,
+            ]
+        ) { try $0.run() }
     }
 
-    private static let insertMedia = "INSERT OR REPLACE INTO media(media_key, type, url, preview_image_url, width, height, "
+    private static let insertMedia =
+        "INSERT OR REPLACE INTO media(media_key, type, url, preview_image_url, width, height, "
         + "alt_text) VALUES (?,?,?,?,?,?,?)"
 
     func write(_ media: Media) throws {
-        try connection.withStatement(Self.insertMedia, [
-            .text(media.mediaKey), .text(media.kind.rawValue), media.url.map(SQLValue.text) ?? .null,
-            media.previewImageURL.map(SQLValue.text) ?? .null, media.width.map { .integer(Int64($0)) } ?? .null,
-            media.height.map { .integer(Int64($0)) } ?? .null, media.altText.map(SQLValue.text) ?? .null,
-        ]) { try $0.run() }
+        try connection.withStatement(
+            Self.insertMedia,
+            [
+                .text(media.mediaKey), .text(media.kind.rawValue), media.url.map(SQLValue.text) ?? .null,
+                media.previewImageURL.map(SQLValue.text) ?? .null, media.width.map { .integer(Int64($0)) } ?? .null,
+                media.height.map { .integer(Int64($0)) } ?? .null, media.altText.map(SQLValue.text) ?? .null,
+            ]
+        ) { try $0.run() }
     }
 }
 
@@ -114,8 +123,10 @@ struct IndexChanges {
     /// Records an entry to add; calls come in ascending rowid order.
     mutating func insert(_ rowid: Int64, _ document: TweetDocument) { inserts.append((rowid, document)) }
 
-    static let insert = "INSERT INTO tweets_fts(rowid, body, tags, cashtags, mentions, urls, refs) VALUES (?,?,?,?,?,?,?)"
-    private static let delete = "INSERT INTO tweets_fts(tweets_fts, rowid, body, tags, cashtags, mentions, urls, refs) "
+    static let insert =
+        "INSERT INTO tweets_fts(rowid, body, tags, cashtags, mentions, urls, refs) VALUES (?,?,?,?,?,?,?)"
+    private static let delete =
+        "INSERT INTO tweets_fts(tweets_fts, rowid, body, tags, cashtags, mentions, urls, refs) "
         + "VALUES ('delete',?,?,?,?,?,?,?)"
 
     /// Deletes, then inserts, each in ascending rowid order.

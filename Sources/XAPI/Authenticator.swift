@@ -62,7 +62,9 @@ public struct Authenticator: Sendable {
             client.setToken(token)
             return .credentialsFile
         }
-        if let key = environment["CONSUMER_KEY"], let secret = environment["CONSUMER_SECRET"], !key.isEmpty, !secret.isEmpty {
+        if let key = environment["CONSUMER_KEY"], let secret = environment["CONSUMER_SECRET"], !key.isEmpty,
+            !secret.isEmpty
+        {
             let token = try await exchange(consumerKey: key, consumerSecret: secret)
             try store.save(token)
             client.setToken(token)
@@ -77,7 +79,8 @@ public struct Authenticator: Sendable {
     public func exchange(consumerKey: String, consumerSecret: String) async throws -> BearerToken {
         let response = try await client.perform(
             method: "POST", path: "/oauth2/token", endpoint: "POST /oauth2/token",
-            form: [("grant_type", "client_credentials")], authorization: .basic(key: consumerKey, secret: consumerSecret))
+            form: [("grant_type", "client_credentials")],
+            authorization: .basic(key: consumerKey, secret: consumerSecret))
         guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
             throw XAPIError.tokenExchangeFailed("the answer was not JSON")
         }

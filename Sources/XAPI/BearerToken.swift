@@ -1,9 +1,12 @@
+import Foundation
+
 /// An app-only bearer token.
 ///
 /// The value is reachable only through `revealForAuthorizationHeader()`, and every way Swift has of printing a value
 /// (`description`, `debugDescription`, `dump`, string interpolation, reflection) shows the masked form, so a token that
 /// ends up in an error, a log line or a debugger print cannot leak in full.
-public struct BearerToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct BearerToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     private let secret: String
 
     /// Wraps a token, trimming whitespace a paste or a file may add; nil for an empty string, and for one holding
@@ -38,5 +41,3 @@ public struct BearerToken: Sendable, Hashable, CustomStringConvertible, CustomDe
         text.contains(secret) ? text.replacingOccurrences(of: secret, with: masked) : text
     }
 }
-
-import Foundation

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The credentials file, `$XDG_CONFIG_HOME/tweetsh/credentials` (or `~/.config/tweetsh/credentials`).
@@ -22,9 +23,11 @@ public struct CredentialStore: Sendable {
             configHome = URL(fileURLWithPath: xdg, isDirectory: true)
         } else {
             let home = environment["HOME"] ?? NSHomeDirectory()
-            configHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
+            configHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
+                ".config", isDirectory: true)
         }
-        self.fileURL = configHome.appendingPathComponent("tweetsh", isDirectory: true).appendingPathComponent("credentials")
+        self.fileURL = configHome.appendingPathComponent("tweetsh", isDirectory: true).appendingPathComponent(
+            "credentials")
     }
 
     /// The stored bearer token, nil when there is no file or it holds none.
@@ -38,11 +41,13 @@ public struct CredentialStore: Sendable {
         let mode = info.st_mode & 0o777
         if mode & 0o077 != 0 {
             if chmod(path, 0o600) == 0 {
-                warn("warning: \(path) was readable by \(mode & 0o044 == 0o004 ? "others" : "group or others") "
-                    + "(mode \(String(mode, radix: 8))); its permissions are now 0600.")
+                warn(
+                    "warning: \(path) was readable by \(mode & 0o044 == 0o004 ? "others" : "group or others") "
+                        + "(mode \(String(mode, radix: 8))); its permissions are now 0600.")
             } else {
-                warn("warning: \(path) is readable by group or others (mode \(String(mode, radix: 8))) and could not be "
-                    + "fixed: run chmod 600 on it.")
+                warn(
+                    "warning: \(path) is readable by group or others (mode \(String(mode, radix: 8))) and could not be "
+                        + "fixed: run chmod 600 on it.")
             }
         }
         let text: String
@@ -79,7 +84,8 @@ public struct CredentialStore: Sendable {
         } catch {
             throw .invalidSetting("Cannot create \(directory.path): \(error.localizedDescription)")
         }
-        let contents = "# tweetsh credentials: keep private (mode 0600)\nbearer_token=\(token.revealForAuthorizationHeader())\n"
+        let contents =
+            "# tweetsh credentials: keep private (mode 0600)\nbearer_token=\(token.revealForAuthorizationHeader())\n"
         let temporary = directory.appendingPathComponent(".credentials.\(getpid()).tmp").path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .invalidSetting("Cannot write \(temporary): \(String(cString: strerror(errno)))") }

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A response as the client needs it: status, headers with lowercased names, body.
 struct HTTPResponse: Sendable {
@@ -38,7 +39,8 @@ final class HTTPTransport: Sendable {
     private static func makeSession(_ settings: XAPISettings) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = settings.effectiveRequestTimeout
-        configuration.timeoutIntervalForResource = max(settings.resourceTimeout.rounded(.up), settings.effectiveRequestTimeout)
+        configuration.timeoutIntervalForResource = max(
+            settings.resourceTimeout.rounded(.up), settings.effectiveRequestTimeout)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
@@ -58,9 +60,12 @@ final class HTTPTransport: Sendable {
                     } else if let http = response as? HTTPURLResponse {
                         var headers: [String: String] = [:]
                         for (key, value) in http.allHeaderFields {
-                            if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
+                            if let key = key as? String, let value = value as? String {
+                                headers[key.lowercased()] = value
+                            }
                         }
-                        continuation.resume(returning: HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+                        continuation.resume(
+                            returning: HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
                     } else {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }

@@ -48,7 +48,8 @@ extension RateLimitWait {
     /// An `AsyncStream` of wait events and the `onWait` hook that feeds it, for a consumer that prefers iterating to a
     /// callback. Events are buffered (newest 64) so a slow reader never blocks the waiting request.
     public static func makeStream() -> (events: AsyncStream<RateLimitWait>, onWait: @Sendable (RateLimitWait) -> Void) {
-        let (stream, continuation) = AsyncStream.makeStream(of: RateLimitWait.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: RateLimitWait.self, bufferingPolicy: .bufferingNewest(64))
         return (stream, { continuation.yield($0) })
     }
 }

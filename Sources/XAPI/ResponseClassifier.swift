@@ -71,7 +71,8 @@ enum ResponseClassifier {
     }
 
     private static func tooManyRequests(_ problem: Problem, headers: [String: String], endpoint: String) -> Verdict {
-        let isCap = problem.typeName == "usage-capped" || problem.title == "UsageCapExceeded"
+        let isCap =
+            problem.typeName == "usage-capped" || problem.title == "UsageCapExceeded"
             || problem.typeName?.contains("usage-cap") == true
         if isCap {
             return .fail(.usageCapExceeded(endpoint: endpoint, period: problem.period, detail: problem.detail))
@@ -99,7 +100,9 @@ struct Problem {
     var errors: [Item] = []
 
     init(body: Data) {
-        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }
+        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            return
+        }
         title = object["title"] as? String
         detail = object["detail"] as? String
         type = object["type"] as? String
@@ -107,10 +110,11 @@ struct Problem {
         period = object["period"] as? String
         for case let item as [String: Any] in object["errors"] as? [Any] ?? [] {
             let parameters = (item["parameters"] as? [String: Any]).map { $0.keys.sorted() } ?? []
-            errors.append(Item(
-                message: item["message"] as? String ?? item["detail"] as? String,
-                parameters: parameters + [item["parameter"] as? String].compactMap { $0 },
-                code: (item["code"] as? NSNumber)?.intValue))
+            errors.append(
+                Item(
+                    message: item["message"] as? String ?? item["detail"] as? String,
+                    parameters: parameters + [item["parameter"] as? String].compactMap { $0 },
+                    code: (item["code"] as? NSNumber)?.intValue))
         }
     }
 

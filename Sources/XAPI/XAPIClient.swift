@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The HTTP layer of the X API: authorization, retries, rate-limit waits and typed errors.
 ///
@@ -74,9 +75,11 @@ public final class XAPIClient: Sendable, CustomStringConvertible, CustomReflecta
 
     /// Reflection (`dump`, debuggers) sees the same masked summary instead of the stored token.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "baseURL": configuration.settings.baseURL, "token": maskedToken ?? "none", "rateLimits": book.all(),
-        ])
+        Mirror(
+            self,
+            children: [
+                "baseURL": configuration.settings.baseURL, "token": maskedToken ?? "none", "rateLimits": book.all(),
+            ])
     }
 
     /// The latest rate-limit window of every endpoint called so far, sorted by endpoint.
@@ -128,7 +131,8 @@ public final class XAPIClient: Sendable, CustomStringConvertible, CustomReflecta
         }
         if let form {
             request.setValue("application/x-www-form-urlencoded;charset=UTF-8", forHTTPHeaderField: "Content-Type")
-            let body = form.map { "\(XAPISettings.formEncode($0.0))=\(XAPISettings.formEncode($0.1))" }.joined(separator: "&")
+            let body = form.map { "\(XAPISettings.formEncode($0.0))=\(XAPISettings.formEncode($0.1))" }.joined(
+                separator: "&")
             request.httpBody = Data(body.utf8)
         }
         return request
@@ -174,7 +178,8 @@ public final class XAPIClient: Sendable, CustomStringConvertible, CustomReflecta
                 guard attempt < policy.maxAttempts else {
                     throw XAPIError.server(endpoint: endpoint, status: status, title: title, attempts: attempt)
                 }
-                try await backoff(after: attempt, endpoint: endpoint, cause: "\(status)" + (title.map { " \($0)" } ?? ""))
+                try await backoff(
+                    after: attempt, endpoint: endpoint, cause: "\(status)" + (title.map { " \($0)" } ?? ""))
             case .waitForWindow, .waitBriefly:
                 var resetAt: Date?
                 var until = now.addingTimeInterval(policy.rateLimitFallbackWait)
@@ -186,7 +191,8 @@ public final class XAPIClient: Sendable, CustomStringConvertible, CustomReflecta
                 }
                 let seconds = until.timeIntervalSince(now)
                 guard policy.waitForRateLimits, windowWaits < policy.maxRateLimitWaits,
-                      seconds <= policy.maxRateLimitWait else {
+                    seconds <= policy.maxRateLimitWait
+                else {
                     throw XAPIError.rateLimited(endpoint: endpoint, resetAt: resetAt)
                 }
                 windowWaits += 1
@@ -216,8 +222,9 @@ public final class XAPIClient: Sendable, CustomStringConvertible, CustomReflecta
             try Task.checkCancellation()
             let left = until.timeIntervalSince(clock.now())
             if left <= 0 { return }
-            configuration.onWait?(RateLimitWait(
-                endpoint: endpoint, secondsLeft: Int(left.rounded(.up)), until: until, reason: reason))
+            configuration.onWait?(
+                RateLimitWait(
+                    endpoint: endpoint, secondsLeft: Int(left.rounded(.up)), until: until, reason: reason))
             let step = min(left, 1.0)
             try await clock.sleep(.milliseconds(Int64((step * 1000).rounded(.up))))
         }
@@ -274,14 +281,15 @@ struct NetworkFailure {
         // `.unknown`; a bare "-1" told the user nothing.
         case .unknown: reason = "connection failed or response cut short"
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             reason = "TLS failure"
         default: reason = "network error \(urlError.code.rawValue)"
         }
         switch urlError.code {
-        case .badURL, .unsupportedURL, .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-             .userAuthenticationRequired, .userCancelledAuthentication, .cancelled:
+        case .badURL, .unsupportedURL, .secureConnectionFailed, .serverCertificateUntrusted,
+            .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+            .userAuthenticationRequired, .userCancelledAuthentication, .cancelled:
             isRetryable = false
         default:
             isRetryable = true

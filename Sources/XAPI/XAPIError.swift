@@ -75,11 +75,13 @@ public enum XAPIError: Error, Sendable, Hashable, CustomStringConvertible, Local
             if let parameter { text += " because of parameter `\(parameter)`" }
             text += ": \(message)"
             if let position, !message.contains("(at position") { text += " (at position \(position))" }
-            text += parameter == "query"
+            text +=
+                parameter == "query"
                 ? ". Fix the query there and run it again." : ". Fix the request and run it again."
             return text
         case .unauthorized(let endpoint):
-            return "The API did not accept the bearer token (\(endpoint), 401). It is wrong, expired or was invalidated: "
+            return
+                "The API did not accept the bearer token (\(endpoint), 401). It is wrong, expired or was invalidated: "
                 + "run `auth` to sign in again."
         case .clientForbidden(let endpoint, let reason):
             return "The API refused this app (\(endpoint), 403 client-forbidden"
@@ -100,11 +102,12 @@ public enum XAPIError: Error, Sendable, Hashable, CustomStringConvertible, Local
         case .tokenExchangeFailed(let text):
             return "The token exchange did not return an app-only bearer token: \(text). Run `auth` again."
         case .notFound(let endpoint, let body):
-            let shape = switch body {
-            case .html: "an HTML page"
-            case .empty: "an empty body"
-            case .other: "a body that is not an API error"
-            }
+            let shape =
+                switch body {
+                case .html: "an HTML page"
+                case .empty: "an empty body"
+                case .other: "a body that is not an API error"
+                }
             return "The API has no such endpoint (\(endpoint), 404 with \(shape)). Check the base URL "
                 + "(config key `api_base` or TWEETSH_API_BASE); it should be https://api.x.com."
         case .rateLimited(let endpoint, let resetAt):
@@ -146,8 +149,11 @@ public enum XAPIError: Error, Sendable, Hashable, CustomStringConvertible, Local
         case .invalidRequest(let text): return .invalidRequest(transform(text))
         case .tokenExchangeFailed(let text): return .tokenExchangeFailed(transform(text))
         case .badRequest(let endpoint, let message, let parameter, let position):
-            return .badRequest(endpoint: endpoint, message: transform(message), parameter: parameter.map(transform), position: position)
-        case .clientForbidden(let endpoint, let reason): return .clientForbidden(endpoint: endpoint, reason: reason.map(transform))
+            return .badRequest(
+                endpoint: endpoint, message: transform(message), parameter: parameter.map(transform), position: position
+            )
+        case .clientForbidden(let endpoint, let reason):
+            return .clientForbidden(endpoint: endpoint, reason: reason.map(transform))
         case .unsupportedAuthentication(let endpoint, let detail):
             return .unsupportedAuthentication(endpoint: endpoint, detail: detail.map(transform))
         case .forbidden(let endpoint, let detail): return .forbidden(endpoint: endpoint, detail: detail.map(transform))
@@ -157,7 +163,8 @@ public enum XAPIError: Error, Sendable, Hashable, CustomStringConvertible, Local
             return .server(endpoint: endpoint, status: status, title: title.map(transform), attempts: attempts)
         case .network(let endpoint, let reason, let attempts):
             return .network(endpoint: endpoint, reason: transform(reason), attempts: attempts)
-        case .malformedResponse(let endpoint, let reason): return .malformedResponse(endpoint: endpoint, reason: transform(reason))
+        case .malformedResponse(let endpoint, let reason):
+            return .malformedResponse(endpoint: endpoint, reason: transform(reason))
         case .unexpectedStatus(let endpoint, let status, let detail):
             return .unexpectedStatus(endpoint: endpoint, status: status, detail: detail.map(transform))
         }

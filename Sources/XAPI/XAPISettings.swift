@@ -23,7 +23,8 @@ public struct XAPISettings: Sendable, Hashable {
 
     /// Creates settings from explicit values.
     public init(
-        baseURL: URL = XAPISettings.defaultBaseURL, requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 120,
+        baseURL: URL = XAPISettings.defaultBaseURL, requestTimeout: TimeInterval = 30,
+        resourceTimeout: TimeInterval = 120,
         version: String = "0.1.0"
     ) {
         self.baseURL = baseURL
@@ -56,8 +57,10 @@ public struct XAPISettings: Sendable, Hashable {
     static func parseBaseURL(_ text: String, origin: String) throws(XAPIError) -> URL {
         var trimmed = text
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty else {
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
             throw XAPIError.invalidSetting(
                 "\(origin) is \"\(text)\", which is not an http(s) URL; use e.g. https://api.x.com")
         }

@@ -61,7 +61,9 @@ public final class XAPISource: TweetSource {
     public func search(_ request: SearchRequest, cursor: String?, policy: CachePolicy) async throws -> Fetched {
         let request = try Self.translated(request)
         let query = request.query.trimmingCharacters(in: .whitespaces)
-        guard !query.isEmpty else { throw XAPIError.invalidRequest("The search query is empty: give words or operators.") }
+        guard !query.isEmpty else {
+            throw XAPIError.invalidRequest("The search query is empty: give words or operators.")
+        }
         let path = request.fullArchive ? "/2/tweets/search/all" : "/2/tweets/search/recent"
         var items = Self.searchParameters(request)
         if let cursor { items.append(URLQueryItem(name: "next_token", value: cursor)) }
@@ -101,12 +103,14 @@ public final class XAPISource: TweetSource {
         if unique.count == 1 {
             return try await fetchPage(
                 path: "/2/tweets/\(joined)", endpoint: "GET /2/tweets/:id", query: XAPIFields.tweetQueryItems,
-                key: "tweets?ids=\(joined)", cursor: nil, policy: .network).page
+                key: "tweets?ids=\(joined)", cursor: nil, policy: .network
+            ).page
         }
         return try await fetchPage(
             path: "/2/tweets", endpoint: "GET /2/tweets",
             query: [URLQueryItem(name: "ids", value: joined)] + XAPIFields.tweetQueryItems,
-            key: "tweets?ids=\(joined)", cursor: nil, policy: .network).page
+            key: "tweets?ids=\(joined)", cursor: nil, policy: .network
+        ).page
     }
 
     /// A user's tweets, newest first; `limit` is clamped to the endpoint's 5–100, `cursor` is a `pagination_token`.
@@ -115,18 +119,22 @@ public final class XAPISource: TweetSource {
     }
 
     /// A user's tweets under a cache policy.
-    public func userTimeline(username: String, cursor: String?, limit: Int, policy: CachePolicy) async throws -> Fetched {
+    public func userTimeline(username: String, cursor: String?, limit: Int, policy: CachePolicy) async throws -> Fetched
+    {
         let handle = try Self.validatedUsername(username)
         let size = min(max(limit, 5), 100)
         let key = "users/\(handle.lowercased())/tweets?max_results=\(size)"
-        if case .cacheFirst(let maxAge) = policy, let cached = try await cached(key: key, cursor: cursor, maxAge: maxAge) {
+        if case .cacheFirst(let maxAge) = policy,
+            let cached = try await cached(key: key, cursor: cursor, maxAge: maxAge)
+        {
             return cached
         }
         let id = try await userID(for: handle)
         var items = [URLQueryItem(name: "max_results", value: String(size))]
         if let cursor { items.append(URLQueryItem(name: "pagination_token", value: cursor)) }
         return try await fetchPage(
-            path: "/2/users/\(id)/tweets", endpoint: "GET /2/users/:id/tweets", query: items + XAPIFields.tweetQueryItems,
+            path: "/2/users/\(id)/tweets", endpoint: "GET /2/users/:id/tweets",
+            query: items + XAPIFields.tweetQueryItems,
             key: key, cursor: cursor, policy: .network)
     }
 
@@ -165,7 +173,8 @@ public final class XAPISource: TweetSource {
 
     static func validatedUsername(_ username: String) throws(XAPIError) -> String {
         let handle = username.hasPrefix("@") ? String(username.dropFirst()) : username
-        guard (1...15).contains(handle.count), handle.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        guard (1...15).contains(handle.count),
+            handle.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
         else {
             throw .invalidRequest(
                 "\"\(username)\" is not a valid X username: use 1 to 15 letters, digits or underscores.")
@@ -198,7 +207,8 @@ public final class XAPISource: TweetSource {
         var seen = Set<String>()
         // Bounded by the tokens seen, so a cache holding a cycle cannot loop forever.
         while let next = last.page.nextToken, seen.insert(next).inserted,
-              let page = try await cache.cachedPage(key: key, cursor: next) {
+            let page = try await cache.cachedPage(key: key, cursor: next)
+        {
             cursor = next
             last = page
         }

@@ -16,7 +16,9 @@ public struct RecordedRequest: Sendable, Hashable {
     public var body: Data
 
     /// Creates a record.
-    public init(method: String, path: String, target: String, query: [String: String], headers: [String: String], body: Data) {
+    public init(
+        method: String, path: String, target: String, query: [String: String], headers: [String: String], body: Data
+    ) {
         self.method = method
         self.path = path
         self.target = target

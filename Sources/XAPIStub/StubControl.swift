@@ -23,13 +23,15 @@ extension StubServer {
             return StubResponse(status: 204)
         case ("GET", "/__stub/requests"):
             let expected = "Bearer \(configuration.bearerToken)"
-            return .json(200, requests.map { recorded -> [String: Any] in
-                [
-                    "method": recorded.method, "path": recorded.path, "query": recorded.query,
-                    "body": recorded.path == "/oauth2/invalidate_token" ? "(hidden)" : recorded.bodyText,
-                    "bearer_ok": recorded.headers["authorization"] == expected,
-                ]
-            })
+            return .json(
+                200,
+                requests.map { recorded -> [String: Any] in
+                    [
+                        "method": recorded.method, "path": recorded.path, "query": recorded.query,
+                        "body": recorded.path == "/oauth2/invalidate_token" ? "(hidden)" : recorded.bodyText,
+                        "bearer_ok": recorded.headers["authorization"] == expected,
+                    ]
+                })
         case ("POST", "/__stub/reset"):
             clearRecording()
             clearFaults()

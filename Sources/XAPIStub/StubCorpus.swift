@@ -56,14 +56,16 @@ public struct StubCorpus: Sendable {
 
     /// The standard fixture world.
     public static func standard() -> StubCorpus {
-        let base = Date(timeIntervalSince1970: 1_764_460_800) // 2025-11-30T00:00:00Z
+        let base = Date(timeIntervalSince1970: 1_764_460_800)  // 2025-11-30T00:00:00Z
         let users = [
-            User(id: Fixture.developers, username: "XDevelopers", name: "Developers", verified: true,
-                 description: "The voice of the X Dev team", createdAt: Date(timeIntervalSince1970: 1_232_841_600),
-                 metrics: UserMetrics(followers: 570_000, following: 2000, tweets: 4000, listed: 3000)),
-            User(id: Fixture.alice, username: "alice", name: "Alice", profileImageURL: "https://pbs.twimg.com/a.jpg",
-                 description: "Swift & servers", location: "Lyon", createdAt: base.addingTimeInterval(-86_400 * 900),
-                 metrics: UserMetrics(followers: 120, following: 80, tweets: 12, listed: 2)),
+            User(
+                id: Fixture.developers, username: "XDevelopers", name: "Developers", verified: true,
+                description: "The voice of the X Dev team", createdAt: Date(timeIntervalSince1970: 1_232_841_600),
+                metrics: UserMetrics(followers: 570_000, following: 2000, tweets: 4000, listed: 3000)),
+            User(
+                id: Fixture.alice, username: "alice", name: "Alice", profileImageURL: "https://pbs.twimg.com/a.jpg",
+                description: "Swift & servers", location: "Lyon", createdAt: base.addingTimeInterval(-86_400 * 900),
+                metrics: UserMetrics(followers: 120, following: 80, tweets: 12, listed: 2)),
             User(id: Fixture.bob, username: "bob", name: "Bob", createdAt: base.addingTimeInterval(-86_400 * 500)),
             User(id: Fixture.carol, username: "carol", name: "Carol 🐦", protected: false),
         ]
@@ -71,68 +73,81 @@ public struct StubCorpus: Sendable {
         let authors = [Fixture.bob, Fixture.carol, Fixture.developers]
         for index in 0..<Fixture.swiftCount {
             let text = "Learning #swift concurrency, day \(index + 1)"
-            tweets.append(Tweet(
-                id: TweetID(1_600_000_000_000_001_000 + UInt64(index) * 1000), text: text,
-                authorID: authors[index % 3], createdAt: base.addingTimeInterval(Double(index) * 60), lang: "en",
-                conversationID: TweetID(1_600_000_000_000_001_000 + UInt64(index) * 1000),
-                metrics: TweetMetrics(retweets: index, replies: 0, likes: index * 2, quotes: 0),
-                entities: TweetEntities(hashtags: [Hashtag(start: 9, end: 15, tag: "swift")]), source: "tweetsh fixtures"))
+            tweets.append(
+                Tweet(
+                    id: TweetID(1_600_000_000_000_001_000 + UInt64(index) * 1000), text: text,
+                    authorID: authors[index % 3], createdAt: base.addingTimeInterval(Double(index) * 60), lang: "en",
+                    conversationID: TweetID(1_600_000_000_000_001_000 + UInt64(index) * 1000),
+                    metrics: TweetMetrics(retweets: index, replies: 0, likes: index * 2, quotes: 0),
+                    entities: TweetEntities(hashtags: [Hashtag(start: 9, end: 15, tag: "swift")]),
+                    source: "tweetsh fixtures"))
         }
         // Alice's timeline: 12 tweets, three of them the thread below.
         for index in 0..<(Fixture.aliceTweetCount - 3) {
             let id = TweetID(1_600_000_000_000_002_000 + UInt64(index) * 1000)
-            tweets.append(Tweet(
-                id: id, text: "Alice's note \(index + 1) about servers", authorID: Fixture.alice,
-                createdAt: base.addingTimeInterval(3600 + Double(index) * 60), lang: "en", conversationID: id))
+            tweets.append(
+                Tweet(
+                    id: id, text: "Alice's note \(index + 1) about servers", authorID: Fixture.alice,
+                    createdAt: base.addingTimeInterval(3600 + Double(index) * 60), lang: "en", conversationID: id))
         }
         let root = Fixture.threadRoot
-        tweets.append(Tweet(
-            id: root, text: "A thread on structured concurrency 🧵", authorID: Fixture.alice,
-            createdAt: base.addingTimeInterval(-3600), lang: "en", conversationID: root,
-            metrics: TweetMetrics(retweets: 1, replies: 3, likes: 10, quotes: 0)))
-        tweets.append(Tweet(
-            id: 1_600_000_000_000_000_110, text: "@alice Task groups are the part I use most",
-            authorID: Fixture.bob, createdAt: base.addingTimeInterval(-3500), lang: "en", conversationID: root,
-            inReplyToUserID: Fixture.alice, referencedTweets: [ReferencedTweet(kind: .repliedTo, id: root)],
-            entities: TweetEntities(mentions: [Mention(start: 0, end: 6, username: "alice", id: Fixture.alice)])))
-        tweets.append(Tweet(
-            id: 1_600_000_000_000_000_120, text: "Part 2: cancellation is cooperative", authorID: Fixture.alice,
-            createdAt: base.addingTimeInterval(-3400), lang: "en", conversationID: root,
-            inReplyToUserID: Fixture.alice, referencedTweets: [ReferencedTweet(kind: .repliedTo, id: root)]))
-        tweets.append(Tweet(
-            id: 1_600_000_000_000_000_130, text: "Part 3: and sleeping tasks wake at once", authorID: Fixture.alice,
-            createdAt: base.addingTimeInterval(-3300), lang: "en", conversationID: root,
-            inReplyToUserID: Fixture.alice,
-            referencedTweets: [ReferencedTweet(kind: .repliedTo, id: 1_600_000_000_000_000_120)]))
-        tweets.append(Tweet(
-            id: 1_600_000_000_000_000_140, text: "@alice @bob this thread is gold", authorID: Fixture.carol,
-            createdAt: base.addingTimeInterval(-3200), lang: "en", conversationID: root,
-            inReplyToUserID: Fixture.alice, referencedTweets: [ReferencedTweet(kind: .repliedTo, id: root)],
-            entities: TweetEntities(mentions: [
-                Mention(start: 0, end: 6, username: "alice", id: Fixture.alice),
-                Mention(start: 7, end: 11, username: "bob", id: Fixture.bob),
-            ])))
-        tweets.append(Tweet(
-            id: Fixture.retweet, text: "RT @alice: A thread on structured concurrency …", authorID: Fixture.bob,
-            createdAt: base.addingTimeInterval(-3000), lang: "en", conversationID: Fixture.retweet,
-            referencedTweets: [ReferencedTweet(kind: .retweeted, id: root)],
-            entities: TweetEntities(mentions: [Mention(start: 3, end: 9, username: "alice", id: Fixture.alice)])))
-        tweets.append(Tweet(
-            id: Fixture.quoteOfDeleted, text: "Quoting something that is gone #deleted", authorID: Fixture.carol,
-            createdAt: base.addingTimeInterval(-2000), lang: "en", conversationID: Fixture.quoteOfDeleted,
-            referencedTweets: [ReferencedTweet(kind: .quoted, id: Fixture.deleted)],
-            entities: TweetEntities(hashtags: [Hashtag(start: 31, end: 39, tag: "deleted")])))
-        tweets.append(Tweet(
-            id: Fixture.withMedia, text: "Fish &amp; chips &lt;3 🐟 #lunch", authorID: Fixture.carol,
-            createdAt: base.addingTimeInterval(-1000), lang: "en", conversationID: Fixture.withMedia,
-            entities: TweetEntities(hashtags: [Hashtag(start: 25, end: 31, tag: "lunch")]),
-            mediaKeys: ["3_1600000000000000400"], possiblySensitive: false))
-        tweets.append(Tweet(
-            id: 1_600_000_000_000_000_500, text: "Announcing the v2 playground", authorID: Fixture.developers,
-            createdAt: base.addingTimeInterval(-500), lang: "en", conversationID: 1_600_000_000_000_000_500))
+        tweets.append(
+            Tweet(
+                id: root, text: "A thread on structured concurrency 🧵", authorID: Fixture.alice,
+                createdAt: base.addingTimeInterval(-3600), lang: "en", conversationID: root,
+                metrics: TweetMetrics(retweets: 1, replies: 3, likes: 10, quotes: 0)))
+        tweets.append(
+            Tweet(
+                id: 1_600_000_000_000_000_110, text: "@alice Task groups are the part I use most",
+                authorID: Fixture.bob, createdAt: base.addingTimeInterval(-3500), lang: "en", conversationID: root,
+                inReplyToUserID: Fixture.alice, referencedTweets: [ReferencedTweet(kind: .repliedTo, id: root)],
+                entities: TweetEntities(mentions: [Mention(start: 0, end: 6, username: "alice", id: Fixture.alice)])))
+        tweets.append(
+            Tweet(
+                id: 1_600_000_000_000_000_120, text: "Part 2: cancellation is cooperative", authorID: Fixture.alice,
+                createdAt: base.addingTimeInterval(-3400), lang: "en", conversationID: root,
+                inReplyToUserID: Fixture.alice, referencedTweets: [ReferencedTweet(kind: .repliedTo, id: root)]))
+        tweets.append(
+            Tweet(
+                id: 1_600_000_000_000_000_130, text: "Part 3: and sleeping tasks wake at once", authorID: Fixture.alice,
+                createdAt: base.addingTimeInterval(-3300), lang: "en", conversationID: root,
+                inReplyToUserID: Fixture.alice,
+                referencedTweets: [ReferencedTweet(kind: .repliedTo, id: 1_600_000_000_000_000_120)]))
+        tweets.append(
+            Tweet(
+                id: 1_600_000_000_000_000_140, text: "@alice @bob this thread is gold", authorID: Fixture.carol,
+                createdAt: base.addingTimeInterval(-3200), lang: "en", conversationID: root,
+                inReplyToUserID: Fixture.alice, referencedTweets: [ReferencedTweet(kind: .repliedTo, id: root)],
+                entities: TweetEntities(mentions: [
+                    Mention(start: 0, end: 6, username: "alice", id: Fixture.alice),
+                    Mention(start: 7, end: 11, username: "bob", id: Fixture.bob),
+                ])))
+        tweets.append(
+            Tweet(
+                id: Fixture.retweet, text: "RT @alice: A thread on structured concurrency …", authorID: Fixture.bob,
+                createdAt: base.addingTimeInterval(-3000), lang: "en", conversationID: Fixture.retweet,
+                referencedTweets: [ReferencedTweet(kind: .retweeted, id: root)],
+                entities: TweetEntities(mentions: [Mention(start: 3, end: 9, username: "alice", id: Fixture.alice)])))
+        tweets.append(
+            Tweet(
+                id: Fixture.quoteOfDeleted, text: "Quoting something that is gone #deleted", authorID: Fixture.carol,
+                createdAt: base.addingTimeInterval(-2000), lang: "en", conversationID: Fixture.quoteOfDeleted,
+                referencedTweets: [ReferencedTweet(kind: .quoted, id: Fixture.deleted)],
+                entities: TweetEntities(hashtags: [Hashtag(start: 31, end: 39, tag: "deleted")])))
+        tweets.append(
+            Tweet(
+                id: Fixture.withMedia, text: "Fish &amp; chips &lt;3 🐟 #lunch", authorID: Fixture.carol,
+                createdAt: base.addingTimeInterval(-1000), lang: "en", conversationID: Fixture.withMedia,
+                entities: TweetEntities(hashtags: [Hashtag(start: 25, end: 31, tag: "lunch")]),
+                mediaKeys: ["3_1600000000000000400"], possiblySensitive: false))
+        tweets.append(
+            Tweet(
+                id: 1_600_000_000_000_000_500, text: "Announcing the v2 playground", authorID: Fixture.developers,
+                createdAt: base.addingTimeInterval(-500), lang: "en", conversationID: 1_600_000_000_000_000_500))
         let media = [
-            Media(mediaKey: "3_1600000000000000400", kind: .photo, url: "https://pbs.twimg.com/media/fish.jpg",
-                  width: 1200, height: 800, altText: "A plate of fish and chips"),
+            Media(
+                mediaKey: "3_1600000000000000400", kind: .photo, url: "https://pbs.twimg.com/media/fish.jpg",
+                width: 1200, height: 800, altText: "A plate of fish and chips")
         ]
         return StubCorpus(tweets: tweets, users: users, media: media)
     }

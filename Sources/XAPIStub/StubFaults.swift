@@ -7,16 +7,20 @@ enum StubFaults {
     ) -> StubResponse {
         switch fault {
         case .unauthorized:
-            return .json(401, ["title": "Unauthorized", "type": "about:blank", "status": 401, "detail": "Unauthorized"])
+            return .json(
+                401, ["title": "Unauthorized", "type": "about:blank", "status": 401, "detail": "Unauthorized"])
         case .clientForbidden:
-            var response = StubResponse.json(403, [
-                "client_id": "29630000", "title": "Client Forbidden", "reason": "client-not-enrolled",
-                "required_enrollment": "Appropriate Level of API Access",
-                "registration_url": "https://developer.x.com/en/docs/projects/overview",
-                "detail": "When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens "
-                    + "from a Twitter developer App that is attached to a Project.",
-                "type": "https://api.twitter.com/2/problems/client-forbidden",
-            ])
+            var response = StubResponse.json(
+                403,
+                [
+                    "client_id": "29630000", "title": "Client Forbidden", "reason": "client-not-enrolled",
+                    "required_enrollment": "Appropriate Level of API Access",
+                    "registration_url": "https://developer.x.com/en/docs/projects/overview",
+                    "detail":
+                        "When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens "
+                        + "from a Twitter developer App that is attached to a Project.",
+                    "type": "https://api.twitter.com/2/problems/client-forbidden",
+                ])
             response.headers += rateHeaders
             return response
         case .unsupportedAuthentication:
@@ -31,7 +35,8 @@ enum StubFaults {
             return .invalidRequest(
                 parameter: "query", value: "",
                 message: "There were errors processing your request: Ambiguous use of and as a keyword. Use a space to "
-                    + "logically join two clauses, or \"and\" to find occurrences of and in text (at position \(position))")
+                    + "logically join two clauses, or \"and\" to find occurrences of and in text (at position \(position))"
+            )
         case .windowRateLimit(let resetAt):
             var response = StubResponse.problem(429, title: "Too Many Requests", detail: "Too Many Requests")
             response.headers += windowHeaders(resetAt)
@@ -48,11 +53,13 @@ enum StubFaults {
             ]
             return response
         case .usageCap:
-            var response = StubResponse.json(429, [
-                "account_id": 1_449_000, "product_name": "standard-basic", "title": "UsageCapExceeded",
-                "period": "Monthly", "scope": "Product", "detail": "Usage cap exceeded: Monthly product cap",
-                "type": "https://api.twitter.com/2/problems/usage-capped",
-            ])
+            var response = StubResponse.json(
+                429,
+                [
+                    "account_id": 1_449_000, "product_name": "standard-basic", "title": "UsageCapExceeded",
+                    "period": "Monthly", "scope": "Product", "detail": "Usage cap exceeded: Monthly product cap",
+                    "type": "https://api.twitter.com/2/problems/usage-capped",
+                ])
             response.headers += [
                 ("x-rate-limit-limit", "450"), ("x-rate-limit-remaining", "440"),
                 ("x-rate-limit-reset", "\(Int(Date().timeIntervalSince1970) + 900)"),
@@ -70,9 +77,11 @@ enum StubFaults {
             response.truncate = true
             return response
         case .html404:
-            let page = "<!DOCTYPE html><html><head><title>Page not found</title></head><body>"
+            let page =
+                "<!DOCTYPE html><html><head><title>Page not found</title></head><body>"
                 + "<h1>Sorry, that page does not exist.</h1></body></html>"
-            return StubResponse(status: 404, headers: [("Content-Type", "text/html; charset=utf-8")], body: Data(page.utf8))
+            return StubResponse(
+                status: 404, headers: [("Content-Type", "text/html; charset=utf-8")], body: Data(page.utf8))
         case .empty404:
             return StubResponse(status: 404)
         case .closeConnection:

@@ -26,7 +26,9 @@ enum StubJSON {
         if let conversation = tweet.conversationID { all["conversation_id"] = conversation.description }
         if let replyUser = tweet.inReplyToUserID { all["in_reply_to_user_id"] = replyUser.description }
         if !tweet.referencedTweets.isEmpty {
-            all["referenced_tweets"] = tweet.referencedTweets.map { ["type": $0.kind.rawValue, "id": $0.id.description] }
+            all["referenced_tweets"] = tweet.referencedTweets.map {
+                ["type": $0.kind.rawValue, "id": $0.id.description]
+            }
         }
         if let metrics = tweet.metrics {
             var counts: [String: Any] = [
@@ -98,7 +100,9 @@ enum StubJSON {
     }
 
     /// A partial-error item for an id that does not exist.
-    static func notFound(value: String, resourceType: String, parameter: String, section: String? = nil) -> [String: Any] {
+    static func notFound(value: String, resourceType: String, parameter: String, section: String? = nil) -> [String:
+        Any]
+    {
         let noun = resourceType == "user" && parameter == "username" ? "user with username" : "\(resourceType) with id"
         var item: [String: Any] = [
             "value": value, "detail": "Could not find \(noun): [\(value)].", "title": "Not Found Error",
@@ -110,6 +114,7 @@ enum StubJSON {
     }
 
     static func encode(_ object: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
     }
 }

@@ -26,7 +26,8 @@ indirect enum StubQuery {
         }
         if query.isOnlyFilters {
             throw ParseError(
-                message: "Reference to a standalone operator is not allowed: use it together with a keyword", position: 1)
+                message: "Reference to a standalone operator is not allowed: use it together with a keyword",
+                position: 1)
         }
         return query
     }
@@ -85,7 +86,9 @@ indirect enum StubQuery {
         if lower.hasPrefix("#") {
             return tweet.entities.hashtags.contains { "#" + $0.tag.lowercased() == lower } || text.contains(lower)
         }
-        if lower.hasPrefix("\"") { return text.contains(lower.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
+        if lower.hasPrefix("\"") {
+            return text.contains(lower.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+        }
         return text.contains(lower)
     }
 
@@ -157,7 +160,9 @@ indirect enum StubQuery {
                 index += 1
                 return .term(String(String.UnicodeScalarView(scalars[start..<index])))
             }
-            while index < scalars.count, scalars[index] != " ", scalars[index] != ")", scalars[index] != "(" { index += 1 }
+            while index < scalars.count, scalars[index] != " ", scalars[index] != ")", scalars[index] != "(" {
+                index += 1
+            }
             let word = String(String.UnicodeScalarView(scalars[start..<index]))
             if word.hasSuffix(":") {
                 throw ParseError(message: "Operator `\(word)` needs a value", position: start + 1)

@@ -14,7 +14,9 @@ struct StubResponse {
     var closeWithoutResponse = false
 
     static func json(_ status: Int, _ object: Any) -> StubResponse {
-        StubResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: StubJSON.encode(object))
+        StubResponse(
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
+            body: StubJSON.encode(object))
     }
 
     static func problem(_ status: Int, title: String, detail: String, type: String = "about:blank") -> StubResponse {
@@ -22,11 +24,13 @@ struct StubResponse {
     }
 
     static func invalidRequest(parameter: String, value: String, message: String) -> StubResponse {
-        json(400, [
-            "errors": [["parameters": [parameter: [value]], "message": message]],
-            "title": "Invalid Request", "detail": "One or more parameters to your request was invalid.",
-            "type": "https://api.twitter.com/2/problems/invalid-request",
-        ])
+        json(
+            400,
+            [
+                "errors": [["parameters": [parameter: [value]], "message": message]],
+                "title": "Invalid Request", "detail": "One or more parameters to your request was invalid.",
+                "type": "https://api.twitter.com/2/problems/invalid-request",
+            ])
     }
 }
 
@@ -69,7 +73,8 @@ struct StubRoutes {
     private func search(_ request: RecordedRequest, maxLimit: Int) -> StubResponse {
         let query = request.query
         guard let text = query["query"], !text.isEmpty else {
-            return .invalidRequest(parameter: "query", value: "", message: "The `query` query parameter can not be empty")
+            return .invalidRequest(
+                parameter: "query", value: "", message: "The `query` query parameter can not be empty")
         }
         let parsed: StubQuery
         do {
@@ -94,7 +99,9 @@ struct StubRoutes {
         var matches = corpus.tweets.filter { parsed.matches($0, in: corpus) }
         if let since = query["since_id"].flatMap({ TweetID($0) }) { matches = matches.filter { $0.id > since } }
         if let until = query["until_id"].flatMap({ TweetID($0) }) { matches = matches.filter { $0.id < until } }
-        for (name, keep) in [("start_time", { (a: Date, b: Date) in a >= b }), ("end_time", { (a: Date, b: Date) in a < b })] {
+        for (name, keep) in [
+            ("start_time", { (a: Date, b: Date) in a >= b }), ("end_time", { (a: Date, b: Date) in a < b }),
+        ] {
             guard let value = query[name] else { continue }
             guard let bound = ISO8601DateFormatter().date(from: value) else {
                 return .invalidRequest(
@@ -105,7 +112,9 @@ struct StubRoutes {
         }
         matches.sort { $0.id > $1.id }
         let token = query["next_token"] ?? query["pagination_token"]
-        return page(of: matches, token: token, tokenName: "next_token", prefix: "nt", limit: limit, request: request, previous: false)
+        return page(
+            of: matches, token: token, tokenName: "next_token", prefix: "nt", limit: limit, request: request,
+            previous: false)
     }
 
     private func lookup(_ request: RecordedRequest) -> StubResponse {
@@ -114,7 +123,8 @@ struct StubRoutes {
         guard (1...100).contains(ids.count) else {
             return .invalidRequest(
                 parameter: "ids", value: raw,
-                message: "The number of values in the `ids` query parameter list [\(ids.count)] is not between 1 and 100")
+                message:
+                    "The number of values in the `ids` query parameter list [\(ids.count)] is not between 1 and 100")
         }
         if let bad = ids.first(where: { TweetID($0) == nil }) {
             return .invalidRequest(
@@ -135,7 +145,9 @@ struct StubRoutes {
 
     private func lookupOne(_ id: String, request: RecordedRequest) -> StubResponse {
         guard let tweetID = TweetID(id) else {
-            return .invalidRequest(parameter: "id", value: id, message: "The `id` query parameter value [\(id)] does not match ^[0-9]{1,19}$")
+            return .invalidRequest(
+                parameter: "id", value: id,
+                message: "The `id` query parameter value [\(id)] does not match ^[0-9]{1,19}$")
         }
         guard let tweet = corpus.tweet(tweetID) else {
             return .json(200, ["errors": [StubJSON.notFound(value: id, resourceType: "tweet", parameter: "id")]])
@@ -150,14 +162,17 @@ struct StubRoutes {
                 message: "The `username` query parameter value [\(username)] does not match ^[A-Za-z0-9_]{1,15}$")
         }
         guard let user = corpus.user(username: username) else {
-            return .json(200, ["errors": [StubJSON.notFound(value: username, resourceType: "user", parameter: "username")]])
+            return .json(
+                200, ["errors": [StubJSON.notFound(value: username, resourceType: "user", parameter: "username")]])
         }
         return .json(200, ["data": StubJSON.user(user, fields: fields(request, "user.fields"))])
     }
 
     private func timeline(_ id: String, request: RecordedRequest) -> StubResponse {
         guard let userID = UserID(id) else {
-            return .invalidRequest(parameter: "id", value: id, message: "The `id` query parameter value [\(id)] does not match ^[0-9]{1,19}$")
+            return .invalidRequest(
+                parameter: "id", value: id,
+                message: "The `id` query parameter value [\(id)] does not match ^[0-9]{1,19}$")
         }
         guard corpus.user(userID) != nil else {
             return .json(200, ["errors": [StubJSON.notFound(value: id, resourceType: "user", parameter: "id")]])
@@ -173,7 +188,8 @@ struct StubRoutes {
         if exclude.contains("retweets") { tweets = tweets.filter { $0.retweetedID == nil } }
         tweets.sort { $0.id > $1.id }
         return page(
-            of: tweets, token: request.query["pagination_token"], tokenName: "pagination_token", prefix: "pt", limit: limit,
+            of: tweets, token: request.query["pagination_token"], tokenName: "pagination_token", prefix: "pt",
+            limit: limit,
             request: request, previous: true)
     }
 
@@ -195,7 +211,8 @@ struct StubRoutes {
         let slice = Array(matches.dropFirst(offset).prefix(limit))
         guard !slice.isEmpty else { return .json(200, ["meta": ["result_count": 0]]) }
         var meta: [String: Any] = [
-            "result_count": slice.count, "newest_id": slice.first!.id.description, "oldest_id": slice.last!.id.description,
+            "result_count": slice.count, "newest_id": slice.first!.id.description,
+            "oldest_id": slice.last!.id.description,
         ]
         if offset + limit < matches.count { meta["next_token"] = "\(prefix)\(offset + limit)" }
         if previous, offset > 0 { meta["previous_token"] = "\(prefix)\(max(0, offset - limit))" }
@@ -239,21 +256,27 @@ struct StubRoutes {
                         referenced.append(target)
                         if expansions.contains("referenced_tweets.id.author_id") { addUser(target.authorID) }
                     } else {
-                        errors.append(StubJSON.notFound(
-                            value: reference.id.description, resourceType: "tweet", parameter: "referenced_tweets.id",
-                            section: "includes"))
+                        errors.append(
+                            StubJSON.notFound(
+                                value: reference.id.description, resourceType: "tweet",
+                                parameter: "referenced_tweets.id",
+                                section: "includes"))
                     }
                 }
             }
         }
         var includes: [String: Any] = [:]
         let users = userIDs.compactMap { corpus.user($0) }
-        if !users.isEmpty { includes["users"] = users.map { StubJSON.user($0, fields: fields(request, "user.fields")) } }
+        if !users.isEmpty {
+            includes["users"] = users.map { StubJSON.user($0, fields: fields(request, "user.fields")) }
+        }
         if !referenced.isEmpty {
             includes["tweets"] = referenced.map { StubJSON.tweet($0, fields: fields(request, "tweet.fields")) }
         }
         let media = mediaKeys.compactMap { key in corpus.media.first { $0.mediaKey == key } }
-        if !media.isEmpty { includes["media"] = media.map { StubJSON.media($0, fields: fields(request, "media.fields")) } }
+        if !media.isEmpty {
+            includes["media"] = media.map { StubJSON.media($0, fields: fields(request, "media.fields")) }
+        }
         return (includes, errors)
     }
 
@@ -266,9 +289,13 @@ struct StubRoutes {
     ) -> Result<Int, StubFailure> {
         guard let raw = query[name] else { return .success(value) }
         guard let number = Int(raw), range.contains(number) else {
-            return .failure(StubFailure(response: .invalidRequest(
-                parameter: name, value: raw,
-                message: "The `\(name)` query parameter value [\(raw)] is not between \(range.lowerBound) and \(range.upperBound)")))
+            return .failure(
+                StubFailure(
+                    response: .invalidRequest(
+                        parameter: name, value: raw,
+                        message:
+                            "The `\(name)` query parameter value [\(raw)] is not between \(range.lowerBound) and \(range.upperBound)"
+                    )))
         }
         return .success(number)
     }

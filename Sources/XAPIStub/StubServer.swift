@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 import TweetKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A loopback HTTP/1.1 server that speaks the X API v2 contract over a fixture corpus.
 ///
@@ -158,7 +159,9 @@ public final class StubServer: Sendable {
 
     private func serve(_ fd: Int32) {
         defer { close(fd) }
-        guard let (head, body) = StubSocket.readRequest(fd), let request = Self.parse(head: head, body: body) else { return }
+        guard let (head, body) = StubSocket.readRequest(fd), let request = Self.parse(head: head, body: body) else {
+            return
+        }
         if !request.path.hasPrefix(StubServer.controlPrefix) { state.withLock { $0.requests.append(request) } }
         let response = respond(to: request)
         if response.closeWithoutResponse { return }
@@ -189,7 +192,8 @@ public final class StubServer: Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         let target = String(requestLine[1])
         let pieces = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -223,7 +227,10 @@ public final class StubServer: Sendable {
             return state.faults.remove(at: index).fault
         }
         let endpoint = StubRoutes.endpoint(method: request.method, path: request.path)
-        if let fault { return StubFaults.response(for: fault, normal: { normalResponse(request, endpoint: endpoint) }, rateHeaders: rateHeaders(endpoint)) }
+        if let fault {
+            return StubFaults.response(
+                for: fault, normal: { normalResponse(request, endpoint: endpoint) }, rateHeaders: rateHeaders(endpoint))
+        }
         return normalResponse(request, endpoint: endpoint)
     }
 
@@ -238,7 +245,9 @@ public final class StubServer: Sendable {
         let authorized = state.withLock { state in
             authorization.hasPrefix("Bearer ") && state.acceptedTokens.contains(String(authorization.dropFirst(7)))
         }
-        guard authorized else { return StubFaults.response(for: .unauthorized, normal: { StubResponse(status: 500) }, rateHeaders: []) }
+        guard authorized else {
+            return StubFaults.response(for: .unauthorized, normal: { StubResponse(status: 500) }, rateHeaders: [])
+        }
         let (headers, exhausted) = countRequest(endpoint)
         if exhausted {
             var response = StubResponse.problem(429, title: "Too Many Requests", detail: "Too Many Requests")
@@ -255,7 +264,8 @@ public final class StubServer: Sendable {
         let limit = configuration.rateLimit
         return state.withLock { state in
             let now = Date()
-            if let reset = state.windowReset[endpoint], reset > now {} else {
+            if let reset = state.windowReset[endpoint], reset > now {
+            } else {
                 state.windowReset[endpoint] = now.addingTimeInterval(900)
                 state.remaining[endpoint] = limit
             }
@@ -263,10 +273,12 @@ public final class StubServer: Sendable {
             let exhausted = left <= 0
             if !exhausted { state.remaining[endpoint] = left - 1 }
             let reset = Int(state.windowReset[endpoint]!.timeIntervalSince1970.rounded(.up))
-            return ([
-                ("x-rate-limit-limit", "\(limit)"), ("x-rate-limit-remaining", "\(max(0, left - 1))"),
-                ("x-rate-limit-reset", "\(reset)"),
-            ], exhausted)
+            return (
+                [
+                    ("x-rate-limit-limit", "\(limit)"), ("x-rate-limit-remaining", "\(max(0, left - 1))"),
+                    ("x-rate-limit-reset", "\(reset)"),
+                ], exhausted
+            )
         }
     }
 
@@ -286,25 +298,37 @@ public final class StubServer: Sendable {
 
     private func basicCredentialsMatch(_ request: RecordedRequest) -> Bool {
         guard let header = request.headers["authorization"], header.hasPrefix("Basic "),
-              let decoded = Data(base64Encoded: String(header.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
-              let colon = decoded.firstIndex(of: ":") else { return false }
+            let decoded = Data(base64Encoded: String(header.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
+            let colon = decoded.firstIndex(of: ":")
+        else { return false }
         let key = String(decoded[..<colon]).removingPercentEncoding
         let secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
         return key == configuration.consumerKey && secret == configuration.consumerSecret
     }
 
-    private static let credentialsRefused = StubResponse.json(403, [
-        "errors": [["code": 99, "label": "authenticity_token_error", "message": "Unable to verify your credentials"]],
-    ])
+    private static let credentialsRefused = StubResponse.json(
+        403,
+        [
+            "errors": [
+                ["code": 99, "label": "authenticity_token_error", "message": "Unable to verify your credentials"]
+            ]
+        ])
 
     private func exchangeToken(_ request: RecordedRequest) -> StubResponse {
         guard basicCredentialsMatch(request),
-              request.headers["content-type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+            request.headers["content-type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
         else { return Self.credentialsRefused }
         guard request.form["grant_type"] == "client_credentials" else {
-            return .json(400, ["errors": [[
-                "code": 170, "label": "forbidden_missing_parameter", "message": "Missing required parameter: grant_type",
-            ]]])
+            return .json(
+                400,
+                [
+                    "errors": [
+                        [
+                            "code": 170, "label": "forbidden_missing_parameter",
+                            "message": "Missing required parameter: grant_type",
+                        ]
+                    ]
+                ])
         }
         state.withLock { _ = $0.acceptedTokens.insert(configuration.bearerToken) }
         return .json(200, ["token_type": "bearer", "access_token": configuration.bearerToken])
@@ -315,7 +339,9 @@ public final class StubServer: Sendable {
         let token = request.form["access_token"] ?? ""
         let removed = state.withLock { $0.acceptedTokens.remove(token) != nil }
         guard removed else {
-            return .json(403, ["errors": [["code": 348, "message": "Client application is not permitted to invalidate this token."]]])
+            return .json(
+                403,
+                ["errors": [["code": 348, "message": "Client application is not permitted to invalidate this token."]]])
         }
         return .json(200, ["access_token": token])
     }

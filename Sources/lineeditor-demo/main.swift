@@ -11,20 +11,22 @@ let words = ["search", "show", "source", "status", "more", "quit", "#swift", "#s
 
 func run() throws {
     let history = try History(path: History.defaultPath(), isSensitive: { $0.hasPrefix("auth ") })
-    let configuration = LineReaderConfiguration(history: history, completion: { request in
-        if request.word == "!crash" { fatalError("crash requested from the completion callback") }
-        return words.filter { $0.hasPrefix(request.word) }
-    })
+    let configuration = LineReaderConfiguration(
+        history: history,
+        completion: { request in
+            if request.word == "!crash" { fatalError("crash requested from the completion callback") }
+            return words.filter { $0.hasPrefix(request.word) }
+        })
     let reader = try LineReaders.standard(configuration)
     while true {
         switch try reader.readLine(prompt: "\u{1B}[1;34mdemo\u{1B}[0m> ") {
         case .line("secret"):
             switch try reader.readSecret(prompt: "token: ") {
-            case let .line(secret): print("secret: \(secret.count) characters")
+            case .line(let secret): print("secret: \(secret.count) characters")
             case .interrupted: print("secret: interrupted")
             case .endOfInput: print("secret: end of input")
             }
-        case let .line(line):
+        case .line(let line):
             print("got: [\(line)]")
         case .interrupted:
             print("interrupted")

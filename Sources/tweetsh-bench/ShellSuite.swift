@@ -19,8 +19,12 @@ enum ShellSuite: BenchSuite {
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
-            case "--store": index += 1; storePath = arguments[index]
-            case "--tweets": index += 1; tweetCount = Int(arguments[index]) ?? tweetCount
+            case "--store":
+                index += 1
+                storePath = arguments[index]
+            case "--tweets":
+                index += 1
+                tweetCount = Int(arguments[index]) ?? tweetCount
             default: break
             }
             index += 1
@@ -28,13 +32,19 @@ enum ShellSuite: BenchSuite {
         let path = try storePath ?? prepareStore(tweets: tweetCount)
         var figures: [Figure] = []
         let (promptMedian, rss) = try firstPrompt(storePath: path)
-        figures.append(Figure(suite: name, id: "first-prompt", value: promptMedian / 1e6, unit: "ms",
-                              label: "launch to first prompt, median of 5, store \(path)"))
-        figures.append(Figure(suite: name, id: "idle-rss", value: Double(rss) / 1_048_576, unit: "MB",
-                              label: "resident memory at the prompt"))
+        figures.append(
+            Figure(
+                suite: name, id: "first-prompt", value: promptMedian / 1e6, unit: "ms",
+                label: "launch to first prompt, median of 5, store \(path)"))
+        figures.append(
+            Figure(
+                suite: name, id: "idle-rss", value: Double(rss) / 1_048_576, unit: "MB",
+                label: "resident memory at the prompt"))
         let render = renderToPipe(count: 10_000)
-        figures.append(Figure(suite: name, id: "render-10k", value: render.median / 1e6, unit: "ms",
-                              label: "10k compact rows rendered and written to a pipe (checksum \(render.checksum))"))
+        figures.append(
+            Figure(
+                suite: name, id: "render-10k", value: render.median / 1e6, unit: "ms",
+                label: "10k compact rows rendered and written to a pipe (checksum \(render.checksum))"))
         return figures
     }
 
@@ -75,15 +85,18 @@ enum ShellSuite: BenchSuite {
     static func firstPrompt(storePath: String) throws -> (median: Double, rss: Int) {
         let executable = builtProductsDirectory() + "/tweetsh"
         let home = TemporaryDirectory(prefix: "tweetsh-bench")
-        let environment = ["HOME": home.path, "XDG_STATE_HOME": home.file("state"), "XDG_CONFIG_HOME": home.file("config"),
-                           "TERM": "xterm", "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        let environment = [
+            "HOME": home.path, "XDG_STATE_HOME": home.file("state"), "XDG_CONFIG_HOME": home.file("config"),
+            "TERM": "xterm", "NO_COLOR": "1", "PATH": "/usr/bin:/bin",
+        ]
         var rss = 0
         var samples: [Double] = []
         // One warm-up launch, then five measured ones. Only spawn-to-prompt is timed: quitting writes the history
         // entry (with fsync) and tears the process down, which the person at the prompt does not wait for.
         for run in 0..<6 {
             let start = DispatchTime.now().uptimeNanoseconds
-            let terminal = try PseudoTerminal(executable: executable, arguments: ["--store", storePath], environment: environment)
+            let terminal = try PseudoTerminal(
+                executable: executable, arguments: ["--store", storePath], environment: environment)
             try terminal.waitForPrompt("> ", timeout: 30)
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
             if run > 0 { samples.append(elapsed) }

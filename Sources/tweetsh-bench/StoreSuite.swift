@@ -16,10 +16,17 @@ enum StoreSuite: BenchSuite {
         var keep = false
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            if argument == "--keep" { keep = true }
-            else if argument == "--dir", let path = rest.popFirst() { folder = URL(fileURLWithPath: path); keep = true }
-            else if let n = Int(argument.replacingOccurrences(of: "_", with: "")) { count = n }
-            else { throw StoreSuiteError(message: "unknown argument \(argument); usage: store [tweets] [--dir PATH] [--keep]") }
+            if argument == "--keep" {
+                keep = true
+            } else if argument == "--dir", let path = rest.popFirst() {
+                folder = URL(fileURLWithPath: path)
+                keep = true
+            } else if let n = Int(argument.replacingOccurrences(of: "_", with: "")) {
+                count = n
+            } else {
+                throw StoreSuiteError(
+                    message: "unknown argument \(argument); usage: store [tweets] [--dir PATH] [--keep]")
+            }
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
@@ -62,7 +69,8 @@ enum StoreSuite: BenchSuite {
             try corpus.writeTwarc2JSONL(to: handle)
             add("generate", seconds(since: start), "s", "DemoCorpus writes \(count) tweets as twarc2 JSONL")
         }
-        let jsonlBytes = (try FileManager.default.attributesOfItem(atPath: jsonl.path)[.size] as? NSNumber)?.doubleValue ?? 0
+        let jsonlBytes =
+            (try FileManager.default.attributesOfItem(atPath: jsonl.path)[.size] as? NSNumber)?.doubleValue ?? 0
         add("jsonl-bytes-per-tweet", jsonlBytes / Double(count), "B", "size of the JSONL per tweet")
 
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
@@ -72,18 +80,26 @@ enum StoreSuite: BenchSuite {
         let importCPU = cpuSeconds()
         let report = try await store.importJSONL(at: jsonl)
         let importSeconds = seconds(since: start)
-        add("import-rate", Double(report.tweets) / importSeconds, "tweets/s", "import \(report.tweets) tweets (\(report.errorCount) bad lines)")
-        add("import-cpu", cpuSeconds() - importCPU, "cpu-s", "CPU time of the import (decoding and writing overlap on two cores)")
-        add("import-peak-rss", Double(Measure.peakRSSBytes()) / 1_048_576, "MiB",
+        add(
+            "import-rate", Double(report.tweets) / importSeconds, "tweets/s",
+            "import \(report.tweets) tweets (\(report.errorCount) bad lines)")
+        add(
+            "import-cpu", cpuSeconds() - importCPU, "cpu-s",
+            "CPU time of the import (decoding and writing overlap on two cores)")
+        add(
+            "import-peak-rss", Double(Measure.peakRSSBytes()) / 1_048_576, "MiB",
             "peak RSS of the process (RSS before import \(rssBefore / 1_048_576) MiB)")
         let optimizeStart = DispatchTime.now().uptimeNanoseconds
         try await store.optimize()
         add("optimize", seconds(since: optimizeStart), "s", "merge the FTS5 index and checkpoint the WAL")
         let stats = try await store.statistics()
         let diskBytes = ["", "-wal"].reduce(0.0) { total, suffix in
-            total + ((try? FileManager.default.attributesOfItem(atPath: database.path + suffix)[.size] as? NSNumber)?.doubleValue ?? 0)
+            total
+                + ((try? FileManager.default.attributesOfItem(atPath: database.path + suffix)[.size] as? NSNumber)?
+                    .doubleValue ?? 0)
         }
-        add("disk-bytes-per-tweet", diskBytes / Double(max(1, stats.tweets)), "B",
+        add(
+            "disk-bytes-per-tweet", diskBytes / Double(max(1, stats.tweets)), "B",
             "database file per tweet (\(stats.tweets) tweets, \(stats.includedTweets) included, \(stats.users) users)")
 
         var firstPage: [Double] = []
@@ -106,7 +122,9 @@ enum StoreSuite: BenchSuite {
             firstPage += firsts
             add("q-\(query.id)", percentile(firsts, 0.5), "ms", "first page of `\(query.text)` (\(matched) on it)")
             if let pattern = query.grep {
-                add("grep-\(query.id)", try grepMilliseconds(pattern, jsonl), "ms", "grep -c -F -i '\(pattern)' over the JSONL")
+                add(
+                    "grep-\(query.id)", try grepMilliseconds(pattern, jsonl), "ms",
+                    "grep -c -F -i '\(pattern)' over the JSONL")
             }
         }
         add("first-page-p50", percentile(firstPage, 0.5), "ms", "first page over the 20-query mix")
@@ -148,7 +166,9 @@ enum StoreSuite: BenchSuite {
             }
             buffer.removeSubrange(0..<lineStart)
         }
-        add("decode-rate", Double(tweets) / (Double(decodeNanoseconds) / 1e9), "tweets/s", "CollectionLineDecoder alone, first \(tweets) tweets")
+        add(
+            "decode-rate", Double(tweets) / (Double(decodeNanoseconds) / 1e9), "tweets/s",
+            "CollectionLineDecoder alone, first \(tweets) tweets")
         add("decode-cpu-rate", Double(tweets) / decodeCPUSeconds, "tweets/cpu-s", "the same per CPU second")
         let path = folder.appendingPathComponent("write-only.sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
@@ -158,8 +178,12 @@ enum StoreSuite: BenchSuite {
         let writeStart = DispatchTime.now().uptimeNanoseconds
         let writeCPU = cpuSeconds()
         try blocking { for batch in batches { try await store.insert(batch) } }
-        add("write-rate", Double(tweets) / seconds(since: writeStart), "tweets/s", "TweetStore.insert alone, same tweets")
-        add("write-cpu-rate", Double(tweets) / (cpuSeconds() - writeCPU), "tweets/cpu-s", "the same per CPU second (less noisy when the machine is shared)")
+        add(
+            "write-rate", Double(tweets) / seconds(since: writeStart), "tweets/s",
+            "TweetStore.insert alone, same tweets")
+        add(
+            "write-cpu-rate", Double(tweets) / (cpuSeconds() - writeCPU), "tweets/cpu-s",
+            "the same per CPU second (less noisy when the machine is shared)")
     }
 
     static func grepMilliseconds(_ pattern: String, _ file: URL) throws -> Double {
@@ -180,11 +204,14 @@ enum StoreSuite: BenchSuite {
     static func cpuSeconds() -> Double {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+            usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     static func seconds(since start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-    static func milliseconds(since start: UInt64) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
+    static func milliseconds(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
 
     static func percentile(_ samples: [Double], _ p: Double) -> Double {
         guard !samples.isEmpty else { return 0 }

@@ -19,24 +19,33 @@ enum StreamSuite: BenchSuite {
 
     /// Every workload, in report order. To add one, append a line here and write its body in an extension below.
     static let workloads: [StreamWorkload] = [
-        StreamWorkload(id: "a", label: "PassthroughSubject send → map → filter → sink", elements: 10_000_000,
-                       run: { subjectMapFilterSink(count: 10_000_000) }),
-        StreamWorkload(id: "b", label: "CurrentValueSubject, 100 sinks, 1M sends (per delivery)", elements: 100_000_000,
-                       run: { currentValueFanOut(sinks: 100, sends: 1_000_000) }),
-        StreamWorkload(id: "c", label: "(0..<10M).publisher → scan → sink", elements: 10_000_000,
-                       run: { sequenceScanSink(count: 10_000_000) }),
-        StreamWorkload(id: "d", label: "subject → map{Just} → switchToLatest → sink", elements: 1_000_000,
-                       run: { switchToLatestJust(count: 1_000_000) }),
-        StreamWorkload(id: "e", label: "subject → flatMap(.unlimited){Just} → sink", elements: 1_000_000,
-                       run: { flatMapJust(count: 1_000_000) }),
-        StreamWorkload(id: "f", label: "plain loop through opaque closures (the floor for a)", elements: 10_000_000,
-                       run: { plainClosureLoop(count: 10_000_000) }),
-        StreamWorkload(id: "x1", label: "Just(i).sink churn", elements: 1_000_000,
-                       run: { justSinkChurn(count: 1_000_000) }),
-        StreamWorkload(id: "x2", label: "@Published write seen by $v.sink and objectWillChange.sink", elements: 1_000_000,
-                       run: { publishedWrites(count: 1_000_000) }),
-        StreamWorkload(id: "x3", label: "for await over (0..<1M).publisher.values", elements: 1_000_000,
-                       run: { valuesForAwait(count: 1_000_000) }),
+        StreamWorkload(
+            id: "a", label: "PassthroughSubject send → map → filter → sink", elements: 10_000_000,
+            run: { subjectMapFilterSink(count: 10_000_000) }),
+        StreamWorkload(
+            id: "b", label: "CurrentValueSubject, 100 sinks, 1M sends (per delivery)", elements: 100_000_000,
+            run: { currentValueFanOut(sinks: 100, sends: 1_000_000) }),
+        StreamWorkload(
+            id: "c", label: "(0..<10M).publisher → scan → sink", elements: 10_000_000,
+            run: { sequenceScanSink(count: 10_000_000) }),
+        StreamWorkload(
+            id: "d", label: "subject → map{Just} → switchToLatest → sink", elements: 1_000_000,
+            run: { switchToLatestJust(count: 1_000_000) }),
+        StreamWorkload(
+            id: "e", label: "subject → flatMap(.unlimited){Just} → sink", elements: 1_000_000,
+            run: { flatMapJust(count: 1_000_000) }),
+        StreamWorkload(
+            id: "f", label: "plain loop through opaque closures (the floor for a)", elements: 10_000_000,
+            run: { plainClosureLoop(count: 10_000_000) }),
+        StreamWorkload(
+            id: "x1", label: "Just(i).sink churn", elements: 1_000_000,
+            run: { justSinkChurn(count: 1_000_000) }),
+        StreamWorkload(
+            id: "x2", label: "@Published write seen by $v.sink and objectWillChange.sink", elements: 1_000_000,
+            run: { publishedWrites(count: 1_000_000) }),
+        StreamWorkload(
+            id: "x3", label: "for await over (0..<1M).publisher.values", elements: 1_000_000,
+            run: { valuesForAwait(count: 1_000_000) }),
     ]
 
     static func run(arguments: [String]) throws -> [Figure] {

@@ -21,9 +21,12 @@ enum TweetKitSuite: BenchSuite {
             guard id.hasPrefix(only) else { return }
             let wall = try Measure.medianNanoseconds(runs: runs, body).median
             let cpu = try medianCPU(runs: runs, body)
-            figures.append(Figure(suite: name, id: id, value: Double(tweets) / (wall / 1e9), unit: "tweets/s", label: label))
-            figures.append(Figure(suite: name, id: id + ".cpu", value: Double(tweets) / (cpu / 1e9), unit: "tweets/cpu-s",
-                                  label: "same, per second of CPU time"))
+            figures.append(
+                Figure(suite: name, id: id, value: Double(tweets) / (wall / 1e9), unit: "tweets/s", label: label))
+            figures.append(
+                Figure(
+                    suite: name, id: id + ".cpu", value: Double(tweets) / (cpu / 1e9), unit: "tweets/cpu-s",
+                    label: "same, per second of CPU time"))
         }
 
         let corpus = DemoCorpus(seed: 42, tweetCount: count, pageSize: 100)
@@ -43,8 +46,10 @@ enum TweetKitSuite: BenchSuite {
         _ = generate()
         measure("generate.twarc2", tweets: count, runs: 3, "demo corpus → twarc2 JSONL in memory", generate)
         let bytes = lines.reduce(0) { $0 + $1.count }
-        figures.append(Figure(suite: name, id: "line.bytes", value: Double(bytes) / Double(lines.count), unit: "bytes",
-                              label: "mean twarc2 line (100 tweets with includes)"))
+        figures.append(
+            Figure(
+                suite: name, id: "line.bytes", value: Double(bytes) / Double(lines.count), unit: "bytes",
+                label: "mean twarc2 line (100 tweets with includes)"))
 
         try measure("decode.twarc2", tweets: count, "CollectionLineDecoder, twarc2 raw lines") {
             var tweets = 0
@@ -58,11 +63,16 @@ enum TweetKitSuite: BenchSuite {
         }
         try measure("parse.jsonserialization", tweets: count, runs: 3, "Foundation JSONSerialization, parse only") {
             var members = 0
-            for line in lines { members += (try JSONSerialization.jsonObject(with: line) as? [String: Any])?.count ?? 0 }
+            for line in lines {
+                members += (try JSONSerialization.jsonObject(with: line) as? [String: Any])?.count ?? 0
+            }
             return members
         }
         let decoder = JSONDecoder()
-        try measure("decode.jsondecoder", tweets: count, runs: 3, "Foundation JSONDecoder into Codable mirrors of the same fields") {
+        try measure(
+            "decode.jsondecoder", tweets: count, runs: 3,
+            "Foundation JSONDecoder into Codable mirrors of the same fields"
+        ) {
             var tweets = 0
             for line in lines { tweets += try decoder.decode(CodablePage.self, from: line).data?.count ?? 0 }
             return tweets
@@ -107,9 +117,13 @@ private func medianCPU(runs: Int, _ body: () throws -> Int) rethrows -> Double {
 /// Codable mirrors of the fields TweetKit decodes, so the JSONDecoder figure compares like with like.
 private struct CodablePage: Decodable {
     struct Metrics: Decodable {
-        var retweet_count: Int?, reply_count: Int?, like_count: Int?, quote_count: Int?, impression_count: Int?, bookmark_count: Int?
+        var retweet_count: Int?, reply_count: Int?, like_count: Int?, quote_count: Int?, impression_count: Int?,
+            bookmark_count: Int?
     }
-    struct Span: Decodable { var start: Int, end: Int, tag: String?, username: String?, id: String?, url: String?, expanded_url: String?, display_url: String? }
+    struct Span: Decodable {
+        var start: Int, end: Int, tag: String?, username: String?, id: String?, url: String?, expanded_url: String?,
+            display_url: String?
+    }
     struct Entities: Decodable { var hashtags: [Span]?, mentions: [Span]?, urls: [Span]?, cashtags: [Span]? }
     struct Reference: Decodable { var type: String, id: String }
     struct Attachments: Decodable { var media_keys: [String]? }
@@ -118,12 +132,17 @@ private struct CodablePage: Decodable {
         var in_reply_to_user_id: String?, referenced_tweets: [Reference]?, public_metrics: Metrics?, entities: Entities?
         var attachments: Attachments?, source: String?, possibly_sensitive: Bool?
     }
-    struct UserMetrics: Decodable { var followers_count: Int?, following_count: Int?, tweet_count: Int?, listed_count: Int? }
+    struct UserMetrics: Decodable {
+        var followers_count: Int?, following_count: Int?, tweet_count: Int?, listed_count: Int?
+    }
     struct UserDTO: Decodable {
-        var id: String, username: String, name: String?, profile_image_url: String?, verified: Bool?, description: String?
+        var id: String, username: String, name: String?, profile_image_url: String?, verified: Bool?,
+            description: String?
         var location: String?, created_at: String?, protected: Bool?, url: String?, public_metrics: UserMetrics?
     }
-    struct MediaDTO: Decodable { var media_key: String, type: String, url: String?, width: Int?, height: Int?, alt_text: String? }
+    struct MediaDTO: Decodable {
+        var media_key: String, type: String, url: String?, width: Int?, height: Int?, alt_text: String?
+    }
     struct Includes: Decodable { var users: [UserDTO]?, tweets: [TweetDTO]?, media: [MediaDTO]? }
     struct Meta: Decodable { var newest_id: String?, oldest_id: String?, result_count: Int?, next_token: String? }
     var data: [TweetDTO]?

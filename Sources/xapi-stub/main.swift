@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import XAPIStub
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // The loopback X API stub as a program, for end-to-end tests that drive the real tweetsh binary.
 // It prints one line, `xapi-stub listening on http://127.0.0.1:<port>`, then serves until SIGINT or SIGTERM.
@@ -44,7 +45,9 @@ while let argument = arguments.popFirst() {
         configuration.rateLimit = limit
     case "--corpus":
         let path = value()
-        guard let data = FileManager.default.contents(atPath: path) else { fail("--corpus \(path): cannot read the file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            fail("--corpus \(path): cannot read the file")
+        }
         do {
             configuration.corpus = try StubCorpus(jsonl: data)
         } catch {

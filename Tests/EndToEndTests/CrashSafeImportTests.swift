@@ -44,7 +44,9 @@ final class CrashSafeImportTests: XCTestCase {
 
     func testKillDashNineDuringImportAtRandomPoints() throws {
         let settings = Settings()
-        report("crash-import: \(settings.tweets) tweets, \(settings.kills) kills, seed \(settings.seed), binary \(settings.executable)")
+        report(
+            "crash-import: \(settings.tweets) tweets, \(settings.kills) kills, seed \(settings.seed), binary \(settings.executable)"
+        )
         let tweetsh = Tweetsh()
         let file = tweetsh.home.file("collection.jsonl")
         let clock = Date()
@@ -53,8 +55,9 @@ final class CrashSafeImportTests: XCTestCase {
 
         // The store the shell seeds on first run; every attempt starts from a copy of it.
         let template = tweetsh.home.file("template.sqlite")
-        let seeding = try ProcessRun.run(settings.executable, arguments: ["--store", template, "-c", "source"],
-                                         environment: tweetsh.environment())
+        let seeding = try ProcessRun.run(
+            settings.executable, arguments: ["--store", template, "-c", "source"],
+            environment: tweetsh.environment())
         XCTAssertEqual(seeding.status, 0, seeding.standardError)
 
         let fileSize = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
@@ -77,8 +80,9 @@ final class CrashSafeImportTests: XCTestCase {
             var killed = false
             for attemptIndex in 0..<4 where !killed {
                 try StoreInspection.copy(from: template, to: attempt)
-                let child = try BackgroundProcess(settings.executable, arguments: ["--store", attempt, "-c", "import \(file)"],
-                                                  environment: tweetsh.environment(), directory: tweetsh.home.path)
+                let child = try BackgroundProcess(
+                    settings.executable, arguments: ["--store", attempt, "-c", "import \(file)"],
+                    environment: tweetsh.environment(), directory: tweetsh.home.path)
                 let killStart = Date()
                 if settings.killBy == "bytes" {
                     let target = Int(fraction * Double(fileSize))
@@ -108,29 +112,34 @@ final class CrashSafeImportTests: XCTestCase {
             XCTAssertTrue(counts.isConsistent, "kill \(kill): half-written tweets: \(counts)")
             let progress = try inspection.imports().first
             let committedLines = progress?.line ?? 0
-            XCTAssertEqual(counts.searchable, expectation.searchableAfterLines[min(committedLines, expectation.lines)],
-                           "kill \(kill): the tweets present are exactly those of the \(committedLines) committed lines")
+            XCTAssertEqual(
+                counts.searchable, expectation.searchableAfterLines[min(committedLines, expectation.lines)],
+                "kill \(kill): the tweets present are exactly those of the \(committedLines) committed lines")
             let checked = Date()
             let rerun = try importRun(settings.executable, store: attempt, file: file, tweetsh: tweetsh)
             let rerunSeconds = Date().timeIntervalSince(checked)
             XCTAssertEqual(rerun.status, 0, rerun.standardError)
-            XCTAssertTrue(rerun.standardOutput.contains("imported \(settings.tweets) tweets from \(expectation.lines) lines"),
-                          "kill \(kill): \(rerun.standardOutput)")
+            XCTAssertTrue(
+                rerun.standardOutput.contains("imported \(settings.tweets) tweets from \(expectation.lines) lines"),
+                "kill \(kill): \(rerun.standardOutput)")
             if let progress, !progress.finished, progress.line > 0 {
-                XCTAssertTrue(rerun.standardOutput.contains("(resumed after line \(progress.line))"),
-                              "kill \(kill): \(rerun.standardOutput)")
+                XCTAssertTrue(
+                    rerun.standardOutput.contains("(resumed after line \(progress.line))"),
+                    "kill \(kill): \(rerun.standardOutput)")
             }
             XCTAssertFalse((rerun.standardOutput + rerun.standardError).contains("database is locked"))
             try checkFinal(inspection, expectation, label: "kill \(kill) rerun")
-            report("crash-import: kill \(kill) at \(Int(fraction * 100))% of the \(settings.killBy == "bytes" ? "file" : kill % 2 == 0 ? "duration (after the first commit)" : "duration"), \(String(format: "%.1f", killedAfter)) s in: "
-                + "\(committedLines) of \(expectation.lines) lines committed, \(counts); rerun \(String(format: "%.1f", rerunSeconds)) s: "
-                + (rerun.standardOutput.split(separator: "\n").last.map(String.init) ?? ""))
+            report(
+                "crash-import: kill \(kill) at \(Int(fraction * 100))% of the \(settings.killBy == "bytes" ? "file" : kill % 2 == 0 ? "duration (after the first commit)" : "duration"), \(String(format: "%.1f", killedAfter)) s in: "
+                    + "\(committedLines) of \(expectation.lines) lines committed, \(counts); rerun \(String(format: "%.1f", rerunSeconds)) s: "
+                    + (rerun.standardOutput.split(separator: "\n").last.map(String.init) ?? ""))
         }
     }
 
     private func importRun(_ executable: String, store: String, file: String, tweetsh: Tweetsh) throws -> ProcessRun {
-        try ProcessRun.run(executable, arguments: ["--store", store, "-c", "import \(file)"],
-                           environment: tweetsh.environment(), timeout: 3600)
+        try ProcessRun.run(
+            executable, arguments: ["--store", store, "-c", "import \(file)"],
+            environment: tweetsh.environment(), timeout: 3600)
     }
 
     private func checkFinal(_ inspection: StoreInspection, _ expectation: Expectation, label: String) throws {
@@ -162,8 +171,9 @@ final class CrashSafeImportTests: XCTestCase {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
-        let writer = ExportFileWriter(handle: handle, format: .twarc2JSONL,
-                                      metadata: TwarcMetadata(url: "tweetsh-crash-test", retrievedAt: Date(timeIntervalSince1970: 1_780_000_000)))
+        let writer = ExportFileWriter(
+            handle: handle, format: .twarc2JSONL,
+            metadata: TwarcMetadata(url: "tweetsh-crash-test", retrievedAt: Date(timeIntervalSince1970: 1_780_000_000)))
         for page in DemoCorpus(seed: 77, tweetCount: tweets) {
             try writer.write(page)
             note(page)

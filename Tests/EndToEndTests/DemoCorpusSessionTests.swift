@@ -43,8 +43,9 @@ final class DemoCorpusSessionTests: XCTestCase {
 
         // Read back in libedit's own format (it encodes spaces and other characters).
         let history = try History(path: tweetsh.historyFile).entries
-        XCTAssertEqual(history, ["search swift", "more", "show 3", "history", "search swift", "quit"],
-                       "the expanded command is recorded, not the !1 reference")
+        XCTAssertEqual(
+            history, ["search swift", "more", "show 3", "history", "search swift", "quit"],
+            "the expanded command is recorded, not the !1 reference")
         XCTAssertEqual(permissions(of: tweetsh.historyFile), 0o600)
     }
 

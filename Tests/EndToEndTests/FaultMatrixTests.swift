@@ -21,7 +21,9 @@ final class FaultMatrixTests: XCTestCase {
     }
 
     /// A row whose fault makes the command fail with `message`, without any retry.
-    private func failingRow(_ fault: StubFault, message: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+    private func failingRow(_ fault: StubFault, message: [String], file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
         stub.enqueue(fault, path: search)
         let session = try FaultSession(stub: stub)
         session.name = name
@@ -63,8 +65,9 @@ final class FaultMatrixTests: XCTestCase {
         let session = try FaultSession(stub: stub)
         session.name = name
         session.type(FaultSession.probe)
-        try session.terminal.waitFor("rate limit on GET /2/tweets/search/recent: waiting for the window to reset, retrying in",
-                                     timeout: 20)
+        try session.terminal.waitFor(
+            "rate limit on GET /2/tweets/search/recent: waiting for the window to reset, retrying in",
+            timeout: 20)
         try session.terminal.waitFor(" 1 @", timeout: 20)
         try session.waitForPrompt()
         XCTAssertEqual(stub.requests(path: search).count, 2, "one 429, then one retry after the reset")
@@ -95,8 +98,9 @@ final class FaultMatrixTests: XCTestCase {
         session.name = name
         session.type(FaultSession.probe)
         try session.terminal.waitFor("failed (connection refused): try 2 of 5", timeout: 20)
-        try session.terminal.waitFor("error: Could not reach the X API (GET /2/tweets/search/recent): connection refused, "
-                                     + "after 5 tries", timeout: 40)
+        try session.terminal.waitFor(
+            "error: Could not reach the X API (GET /2/tweets/search/recent): connection refused, "
+                + "after 5 tries", timeout: 40)
         try session.waitForPrompt()
         var configuration = StubServer.Configuration()
         configuration.port = port
@@ -125,8 +129,10 @@ final class FaultMatrixTests: XCTestCase {
     // MARK: Ctrl-C during each wait
 
     /// Presses Ctrl-C once `waitingText` shows, and expects the prompt back within a few seconds and no further request.
-    private func interruptRow(_ faults: [StubFault], waitingText: String, requestsBeforeInterrupt: Int,
-                              file: StaticString = #filePath, line: UInt = #line) throws {
+    private func interruptRow(
+        _ faults: [StubFault], waitingText: String, requestsBeforeInterrupt: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         stub.enqueue(faults, path: search)
         let session = try FaultSession(stub: stub)
         session.name = name
@@ -139,8 +145,9 @@ final class FaultMatrixTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(pressed), 5, "back at the prompt at once", file: file, line: line)
         // Time for a retry to go out if the wait had not really been abandoned.
         usleep(3_000_000)
-        XCTAssertEqual(stub.requests(path: search).count, requestsBeforeInterrupt, "no request after Ctrl-C",
-                       file: file, line: line)
+        XCTAssertEqual(
+            stub.requests(path: search).count, requestsBeforeInterrupt, "no request after Ctrl-C",
+            file: file, line: line)
         stub.clearFaults()
         try session.nextCommandWorks(file: file, line: line)
         try session.quitAndCheckStore(file: file, line: line)
@@ -152,8 +159,9 @@ final class FaultMatrixTests: XCTestCase {
 
     func testCtrlCDuringABackoffWait() throws {
         // The third backoff lasts 2 to 4 s, long enough to press Ctrl-C inside it.
-        try interruptRow(Array(repeating: .serviceUnavailable, count: 5), waitingText: "try 4 of 5 in",
-                         requestsBeforeInterrupt: 3)
+        try interruptRow(
+            Array(repeating: .serviceUnavailable, count: 5), waitingText: "try 4 of 5 in",
+            requestsBeforeInterrupt: 3)
     }
 
     /// The timeout row: the client's 30 s request timeout is not configurable, so a response slower than any test

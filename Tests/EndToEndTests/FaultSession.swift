@@ -22,7 +22,8 @@ final class FaultSession {
         self.stub = stub
         storePath = tweetsh.home.file("store.sqlite")
         try StoreInspection.copy(from: FaultFixtures.shared.templatePath, to: storePath)
-        terminal = try tweetsh.terminal(["--store", storePath], environment: FaultFixtures.apiEnvironment(baseURL ?? stub.baseURL))
+        terminal = try tweetsh.terminal(
+            ["--store", storePath], environment: FaultFixtures.apiEnvironment(baseURL ?? stub.baseURL))
         try terminal.waitForPrompt("(x, key)> ", timeout: 20)
     }
 
@@ -42,8 +43,9 @@ final class FaultSession {
         try terminal.waitFor(" 1 @", timeout: 20)
         try terminal.waitFor("20 @", timeout: 10)
         try waitForPrompt()
-        XCTAssertEqual(stub.requests(path: "/2/tweets/search/recent").count, before + 1,
-                       "the probe went to the API", file: file, line: line)
+        XCTAssertEqual(
+            stub.requests(path: "/2/tweets/search/recent").count, before + 1,
+            "the probe went to the API", file: file, line: line)
     }
 
     /// Quits, then checks the store: sound, consistent and holding exactly what a clean run holds; and the token is
@@ -56,17 +58,21 @@ final class FaultSession {
         let counts = try inspection.counts()
         XCTAssertTrue(counts.isConsistent, "consistent: \(counts)", file: file, line: line)
         XCTAssertEqual(counts, FaultFixtures.shared.expected, "exact counts", file: file, line: line)
-        XCTAssertEqual(SecretScan.occurrences(of: FaultFixtures.token, inFilesUnder: tweetsh.home.path,
-                                              except: [tweetsh.credentialsFile]), [],
-                       "the token is in no file the run wrote", file: file, line: line)
-        XCTAssertFalse(terminal.output.contains(FaultFixtures.token), "the token was never shown", file: file, line: line)
+        XCTAssertEqual(
+            SecretScan.occurrences(
+                of: FaultFixtures.token, inFilesUnder: tweetsh.home.path,
+                except: [tweetsh.credentialsFile]), [],
+            "the token is in no file the run wrote", file: file, line: line)
+        XCTAssertFalse(
+            terminal.output.contains(FaultFixtures.token), "the token was never shown", file: file, line: line)
         saveTranscript(counts: counts)
     }
 
     /// With `TWEETSH_FAULT_TRANSCRIPTS=DIR`, keeps what the row showed and the store's counts, for docs/reliability.md.
     private func saveTranscript(counts: StoreCounts) {
         guard let directory = ProcessInfo.processInfo.environment["TWEETSH_FAULT_TRANSCRIPTS"], !directory.isEmpty,
-              let name = name else { return }
+            let name = name
+        else { return }
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         writeTextFile(directory + "/" + name + ".txt", terminal.output + "\n--- store: \(counts)\n")
     }
@@ -99,7 +105,8 @@ final class FaultFixtures: @unchecked Sendable {
         defer { stub.stop() }
         let control = Self.directory + "/control.sqlite"
         try! StoreInspection.copy(from: templatePath, to: control)
-        let run = try? seeding.run(["--store", control, "-c", FaultSession.probe], environment: Self.apiEnvironment(stub.baseURL))
+        let run = try? seeding.run(
+            ["--store", control, "-c", FaultSession.probe], environment: Self.apiEnvironment(stub.baseURL))
         precondition(run?.status == 0, "the control run failed: \(run?.standardError ?? "")")
         expected = try! StoreInspection(path: control).counts()
     }
@@ -116,7 +123,8 @@ enum SecretScan {
             let path = root + "/" + relative
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  !except.contains(path), let data = FileManager.default.contents(atPath: path) else { continue }
+                !except.contains(path), let data = FileManager.default.contents(atPath: path)
+            else { continue }
             if data.range(of: needle) != nil { found.append(path) }
         }
         return found

@@ -41,8 +41,9 @@ final class FaultTimeoutTests: XCTestCase {
         let session = try FaultSession(stub: stub)
         let started = Date()
         session.type(FaultSession.probe)
-        try session.terminal.waitFor("error: The X API did not answer in time (GET /2/tweets/search/recent) after 5 tries",
-                                     timeout: 240)
+        try session.terminal.waitFor(
+            "error: The X API did not answer in time (GET /2/tweets/search/recent) after 5 tries",
+            timeout: 240)
         print("fault-timeout: gave up after \(Int(Date().timeIntervalSince(started))) s")
         try session.waitForPrompt()
         XCTAssertEqual(stub.requests(path: search).count, 5)

@@ -47,7 +47,9 @@ final class LiveSessionTests: XCTestCase {
         terminal.type("show 1\r")
         let shown = try terminal.waitFor("https://x.com/")
         XCTAssertTrue(shown.contains("#1 "), shown.debugDescription)
-        XCTAssertTrue(shown.contains("@" + firstHandle), "show 1 is live's first result, @\(firstHandle): \(shown.debugDescription)")
+        XCTAssertTrue(
+            shown.contains("@" + firstHandle),
+            "show 1 is live's first result, @\(firstHandle): \(shown.debugDescription)")
         try terminal.waitForPrompt("> ")
         terminal.type("more\r")
         try terminal.waitFor("21 @")
@@ -55,8 +57,9 @@ final class LiveSessionTests: XCTestCase {
         terminal.type("quit\r")
         XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
         XCTAssertEqual(terminal.localModes & Self.cookedModes, Self.cookedModes)
-        XCTAssertTrue(terminal.output.contains("\u{1B}[?1049h") && terminal.output.contains("\u{1B}[?1049l"),
-                      "the alternate screen was entered and left")
+        XCTAssertTrue(
+            terminal.output.contains("\u{1B}[?1049h") && terminal.output.contains("\u{1B}[?1049l"),
+            "the alternate screen was entered and left")
     }
 
     /// A word still being typed finds the words it starts; a space after it makes it whole again.
@@ -133,8 +136,10 @@ final class LiveSessionTests: XCTestCase {
         let stub = try StubServer()
         defer { stub.stop() }
         let tweetsh = Tweetsh()
-        let terminal = try tweetsh.terminal(environment: ["TWEETSH_API_BASE": stub.baseURL.absoluteString,
-                                                          "X_BEARER_TOKEN": StubServer.defaultBearerToken])
+        let terminal = try tweetsh.terminal(environment: [
+            "TWEETSH_API_BASE": stub.baseURL.absoluteString,
+            "X_BEARER_TOKEN": StubServer.defaultBearerToken,
+        ])
         try terminal.waitForPrompt("(x, key)> ")
         terminal.type("live\r")
         try terminal.waitForPrompt("live> ")
@@ -146,8 +151,9 @@ final class LiveSessionTests: XCTestCase {
         typeSlowly("wift", on: terminal)
         try terminal.waitFor("matches for '#swift'")
         usleep(800_000)
-        XCTAssertEqual(stub.requests(path: "/2/tweets/search/recent").count, 1,
-                       "one search for '#swift', none for the prefixes typed within the debounce")
+        XCTAssertEqual(
+            stub.requests(path: "/2/tweets/search/recent").count, 1,
+            "one search for '#swift', none for the prefixes typed within the debounce")
         terminal.type(Self.escape)
         try terminal.waitFor("for '#swift' are now the current list")
         try terminal.waitForPrompt("(x, key)> ")
@@ -172,7 +178,8 @@ final class LiveSessionTests: XCTestCase {
         XCTAssertTrue(rows[1].hasPrefix(">  1 @"), rows[1])
         for row in rows.dropFirst().dropLast() {
             // Right-to-left text is wrapped in bidi isolates (U+2068 … U+2069), which take no column.
-            let visible = String(String.UnicodeScalarView(row.unicodeScalars.filter { $0.properties.generalCategory != .format }))
+            let visible = String(
+                String.UnicodeScalarView(row.unicodeScalars.filter { $0.properties.generalCategory != .format }))
             XCTAssertLessThanOrEqual(visible.count, 50, "cut to the new width: \(row.debugDescription)")
         }
         terminal.type("\u{04}")
@@ -259,8 +266,10 @@ final class LiveSessionTests: XCTestCase {
         defer { stub.stop() }
         stub.enqueue(.windowRateLimit(after: 5), path: "/2/tweets/search/recent")
         let tweetsh = Tweetsh()
-        let terminal = try tweetsh.terminal(environment: ["TWEETSH_API_BASE": stub.baseURL.absoluteString,
-                                                          "X_BEARER_TOKEN": StubServer.defaultBearerToken])
+        let terminal = try tweetsh.terminal(environment: [
+            "TWEETSH_API_BASE": stub.baseURL.absoluteString,
+            "X_BEARER_TOKEN": StubServer.defaultBearerToken,
+        ])
         try terminal.waitForPrompt("(x, key)> ")
         terminal.type("live #swift\r")
         try terminal.waitForPrompt("live> #swift")
@@ -281,8 +290,9 @@ final class LiveSessionTests: XCTestCase {
     func testScriptsArePointedToSearch() throws {
         let run = try Tweetsh().run(["-c", "live swift"])
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.standardError.contains("live needs an interactive terminal; in scripts use search <query>"),
-                      run.standardError)
+        XCTAssertTrue(
+            run.standardError.contains("live needs an interactive terminal; in scripts use search <query>"),
+            run.standardError)
         XCTAssertFalse(run.standardOutput.contains("\u{1B}["), "no escape codes in a scripted run")
     }
 

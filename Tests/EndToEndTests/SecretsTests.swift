@@ -24,7 +24,8 @@ final class SecretsTests: XCTestCase {
     /// log of a decoded header would show it), and the Basic header the key and secret become.
     private var secrets: [String] {
         let token = StubServer.defaultBearerToken
-        let basic = Data("\(StubServer.defaultConsumerKey):\(StubServer.defaultConsumerSecret)".utf8).base64EncodedString()
+        let basic = Data("\(StubServer.defaultConsumerKey):\(StubServer.defaultConsumerSecret)".utf8)
+            .base64EncodedString()
         return [token, token.removingPercentEncoding ?? token, StubServer.defaultConsumerSecret, basic]
     }
 
@@ -35,7 +36,8 @@ final class SecretsTests: XCTestCase {
         let base = ["TWEETSH_API_BASE": stub.baseURL.absoluteString]
 
         // 1. Signing in at the hidden prompts, then searching through failures and waits on a terminal.
-        stub.enqueue([.unauthorized, .badRequest(position: 3), .serviceUnavailable, .windowRateLimit(after: 1)], path: search)
+        stub.enqueue(
+            [.unauthorized, .badRequest(position: 3), .serviceUnavailable, .windowRateLimit(after: 1)], path: search)
         let terminal = try tweetsh.terminal(environment: base)
         try terminal.waitForPrompt("(local, no key)> ", timeout: 20)
         terminal.type("auth\r")
@@ -61,14 +63,17 @@ final class SecretsTests: XCTestCase {
         XCTAssertEqual(exitCode(try terminal.waitForExit(timeout: 20)), 0)
         captured.append(terminal.output)
         XCTAssertEqual(permissions(of: tweetsh.credentialsFile), 0o600)
-        XCTAssertTrue((readTextFile(tweetsh.credentialsFile) ?? "").contains(StubServer.defaultBearerToken),
-                      "the token was stored, so the scan below has something to miss")
+        XCTAssertTrue(
+            (readTextFile(tweetsh.credentialsFile) ?? "").contains(StubServer.defaultBearerToken),
+            "the token was stored, so the scan below has something to miss")
 
         // 2. Scripts with the token in the environment, including JSON output and an API failure.
         stub.enqueue(.clientForbidden, path: search)
         let environment = base.merging(["X_BEARER_TOKEN": StubServer.defaultBearerToken]) { $1 }
-        for arguments in [["-c", "search --refresh #swift"], ["-c", "search --refresh #swift; more; show 1"],
-                          ["search", "#swift", "--json"], ["-c", "auth status; limits"]] {
+        for arguments in [
+            ["-c", "search --refresh #swift"], ["-c", "search --refresh #swift; more; show 1"],
+            ["search", "#swift", "--json"], ["-c", "auth status; limits"],
+        ] {
             let run = try tweetsh.run(arguments, environment: environment)
             captured += [run.standardOutput, run.standardError]
         }
@@ -105,7 +110,9 @@ final class SecretsTests: XCTestCase {
             try pasted.waitFor(StubServer.defaultBearerToken)
             try pasted.waitFor("\n")
             let answer = try pasted.waitFor("(x, key)> ", timeout: 30)
-            XCTAssertFalse(answer.contains(StubServer.defaultBearerToken), "the answer to `\(command) <token>` repeats it: \(answer)")
+            XCTAssertFalse(
+                answer.contains(StubServer.defaultBearerToken),
+                "the answer to `\(command) <token>` repeats it: \(answer)")
             try pasted.waitForPrompt("")
         }
         pasted.type("\u{04}")
@@ -116,18 +123,23 @@ final class SecretsTests: XCTestCase {
         let history = try History(path: tweetsh.historyFile).entries
         XCTAssertTrue(history.contains("search #swift"), "history was recorded: \(history)")
         for secret in secrets {
-            XCTAssertEqual(SecretScan.occurrences(of: secret, inFilesUnder: tweetsh.home.path, except: [tweetsh.credentialsFile]),
-                           [], "no file but the credentials file holds \(secret.prefix(6))…")
+            XCTAssertEqual(
+                SecretScan.occurrences(of: secret, inFilesUnder: tweetsh.home.path, except: [tweetsh.credentialsFile]),
+                [], "no file but the credentials file holds \(secret.prefix(6))…")
             for (index, text) in captured.enumerated() {
-                XCTAssertFalse(text.contains(secret), "captured output \(index) shows \(secret.prefix(6))…: \(text.suffix(400))")
+                XCTAssertFalse(
+                    text.contains(secret), "captured output \(index) shows \(secret.prefix(6))…: \(text.suffix(400))")
             }
             XCTAssertFalse(history.contains { $0.contains(secret) }, "history holds \(secret.prefix(6))…")
         }
         // `strings` over the store's files, as the acceptance line asks, on top of the byte scan above.
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
-            let strings = try ProcessRun.run("/usr/bin/strings", arguments: ["-n", "6", store + suffix], environment: [:])
+            let strings = try ProcessRun.run(
+                "/usr/bin/strings", arguments: ["-n", "6", store + suffix], environment: [:])
             XCTAssertEqual(strings.status, 0)
-            for secret in secrets { XCTAssertFalse(strings.standardOutput.contains(secret), "strings \(store + suffix)") }
+            for secret in secrets {
+                XCTAssertFalse(strings.standardOutput.contains(secret), "strings \(store + suffix)")
+            }
         }
     }
 }

@@ -27,12 +27,17 @@ struct Tweetsh {
     var credentialsFile: String { home.file("config") + "/tweetsh/credentials" }
 
     /// Starts tweetsh on a pseudo-terminal.
-    func terminal(_ arguments: [String] = [], environment extra: [String: String] = [:], columns: UInt16 = 100) throws -> PseudoTerminal {
-        try PseudoTerminal(executable: Self.executable, arguments: arguments, environment: environment(extra), columns: columns, rows: 40)
+    func terminal(_ arguments: [String] = [], environment extra: [String: String] = [:], columns: UInt16 = 100) throws
+        -> PseudoTerminal
+    {
+        try PseudoTerminal(
+            executable: Self.executable, arguments: arguments, environment: environment(extra), columns: columns,
+            rows: 40)
     }
 
     /// Runs tweetsh with pipes.
-    func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) throws -> ProcessRun {
+    func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) throws -> ProcessRun
+    {
         try ProcessRun.run(Self.executable, arguments: arguments, environment: environment(extra), input: input)
     }
 }

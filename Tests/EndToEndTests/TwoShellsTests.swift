@@ -34,10 +34,14 @@ final class TwoShellsTests: XCTestCase {
         }
 
         // Every line differs from every other, so libedit's dropping of a repeated line cannot hide a lost one.
-        let first = ["import \(files[0])", "search data", "search coffee lang:en", "more 5", "show 3", "import \(files[2])",
-                     "search #music", "search people -is:retweet", "more 3"]
-        let second = ["search music", "import \(files[1])", "search music lang:en", "more 7", "search \"good morning\"",
-                      "import \(files[3])", "show 2", "search time is:reply", "more 2"]
+        let first = [
+            "import \(files[0])", "search data", "search coffee lang:en", "more 5", "show 3", "import \(files[2])",
+            "search #music", "search people -is:retweet", "more 3",
+        ]
+        let second = [
+            "search music", "import \(files[1])", "search music lang:en", "more 7", "search \"good morning\"",
+            "import \(files[3])", "show 2", "search time is:reply", "more 2",
+        ]
         let shells = try [first, second].map { lines in
             (terminal: try tweetsh.terminal(["--store", store]), lines: lines)
         }
@@ -80,7 +84,9 @@ final class TwoShellsTests: XCTestCase {
             for span in spans[mine] where span.line.hasPrefix("import") {
                 let end = span.end ?? Date()
                 for other in spans[theirs] where other.start >= span.start && other.start < end {
-                    overlaps.append("shell \(theirs + 1) ran '\(other.line.prefix(30))' during shell \(mine + 1)'s '\(span.line.suffix(10))'")
+                    overlaps.append(
+                        "shell \(theirs + 1) ran '\(other.line.prefix(30))' during shell \(mine + 1)'s '\(span.line.suffix(10))'"
+                    )
                 }
             }
         }

@@ -1,8 +1,9 @@
-import TerminalTesting
 import Foundation
 import Glibc
 import Synchronization
+import TerminalTesting
 import Testing
+
 @testable import LineEditor
 
 @Suite("History")
@@ -151,9 +152,10 @@ struct HistoryTests {
         // Each shell's memory holds its own session; the file holds both.
         #expect(first.entries == ["first 1", "first 2", "first 3"])
         #expect(second.entries == ["second 1", "second 2", "second 3"])
-        #expect(try History(path: path).entries == [
-            "first 1", "second 1", "first 2", "second 2", "second 3", "first 3",
-        ])
+        #expect(
+            try History(path: path).entries == [
+                "first 1", "second 1", "first 2", "second 2", "second 3", "first 3",
+            ])
     }
 
     @Test("concurrent writers lose nothing")
@@ -186,7 +188,8 @@ struct HistoryTests {
         let directory = TemporaryDirectory()
         let path = directory.file("history")
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let bytes: [UInt8] = Array("_HiStOrY_V2_\nfirst\n".utf8) + [0xFF, 0xFE, 0x20, 0x62, 0x0A]
+        let bytes: [UInt8] =
+            Array("_HiStOrY_V2_\nfirst\n".utf8) + [0xFF, 0xFE, 0x20, 0x62, 0x0A]
             + Array("\\M-\\377x\nlast\n".utf8)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
@@ -210,8 +213,9 @@ struct HistoryTests {
         #expect(History.defaultPath(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/tweetsh/history")
         #expect(History.defaultPath(environment: ["XDG_STATE_HOME": "/s/", "HOME": "/h"]) == "/s/tweetsh/history")
         #expect(History.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/state/tweetsh/history")
-        #expect(History.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])
-            == "/h/.local/state/tweetsh/history")
+        #expect(
+            History.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])
+                == "/h/.local/state/tweetsh/history")
         #expect(History.defaultPath(environment: ["HOME": "relative"]) == nil)
         #expect(History.defaultPath(environment: [:]) == nil)
     }

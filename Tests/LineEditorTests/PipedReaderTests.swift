@@ -1,8 +1,9 @@
-import TerminalTesting
 import Foundation
 import Glibc
 import Synchronization
+import TerminalTesting
 import Testing
+
 @testable import LineEditor
 
 @Suite("Piped reader")

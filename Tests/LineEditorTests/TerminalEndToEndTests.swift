@@ -1,7 +1,8 @@
-import TerminalTesting
 import Foundation
 import Glibc
+import TerminalTesting
 import Testing
+
 @testable import LineEditor
 
 /// The libedit reader driven through a real pseudo-terminal, by spawning `lineeditor-demo` on it.
@@ -22,7 +23,8 @@ struct TerminalEndToEndTests {
         in directory: TemporaryDirectory, editrc: String? = nil, extraEnvironment: [String: String] = [:]
     ) throws -> Session {
         let demo = builtProductsDirectory() + "/lineeditor-demo"
-        try #require(access(demo, X_OK) == 0, "build the demo first: swift build --product lineeditor-demo (looked for \(demo))")
+        try #require(
+            access(demo, X_OK) == 0, "build the demo first: swift build --product lineeditor-demo (looked for \(demo))")
         let home = directory.file("home")
         mkdir(home, 0o700)
         if let editrc { writeTextFile(home + "/.editrc", editrc) }
@@ -127,9 +129,11 @@ struct TerminalEndToEndTests {
         let output = terminal.output
         #expect(!output.contains("discard me]"), "the interrupted line must not be delivered")
         let history = try History(path: session.historyPath)
-        #expect(history.entries == [
-            "search from:jack", "show 42", "search from:jack", "show @jane ", "#swiftlang more", "café 日本 語", "abcd",
-        ])
+        #expect(
+            history.entries == [
+                "search from:jack", "show 42", "search from:jack", "show @jane ", "#swiftlang more", "café 日本 語",
+                "abcd",
+            ])
         #expect(permissions(of: session.historyPath) == 0o600)
         #expect(readTextFile(session.historyPath)?.contains("SECRET-TOKEN") == false)
     }
@@ -164,12 +168,15 @@ struct TerminalEndToEndTests {
                 terminal.type(keys)
                 try terminal.waitFor("token: ")
             }
-            #expect(terminal.localModes & tcflag_t(ECHO | ICANON) != tcflag_t(ECHO | ICANON), "the editor switched modes")
+            #expect(
+                terminal.localModes & tcflag_t(ECHO | ICANON) != tcflag_t(ECHO | ICANON), "the editor switched modes")
 
             kill(terminal.pid, SIGTERM)
             let status = try terminal.waitForExit()
             #expect(status & 0x7F == SIGTERM, "killed by SIGTERM, status \(status)")
-            #expect(terminal.localModes & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON), "keys: \(keys.debugDescription)")
+            #expect(
+                terminal.localModes & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON),
+                "keys: \(keys.debugDescription)")
         }
     }
 
@@ -232,8 +239,9 @@ struct TerminalEndToEndTests {
         second.terminal.type("\u{04}")
         _ = try first.terminal.waitForExit()
         _ = try second.terminal.waitForExit()
-        #expect(try History(path: first.historyPath).entries == [
-            "first 1", "second 1", "first 2", "second 2", "first 3", "second 3",
-        ])
+        #expect(
+            try History(path: first.historyPath).entries == [
+                "first 1", "second 1", "first 2", "second 2", "first 3", "second 3",
+            ])
     }
 }

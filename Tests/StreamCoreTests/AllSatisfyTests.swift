@@ -12,7 +12,10 @@ final class AllSatisfyTests: XCTestCase {
         let upstream = ManualPublisher<Int, S4Error>()
         let tracking = TrackingSubscriber<Bool, S4Error>(initialDemand: .max(1))
         var checked: [Int] = []
-        upstream.allSatisfy { checked.append($0); return $0 < 3 }.subscribe(tracking)
+        upstream.allSatisfy {
+            checked.append($0)
+            return $0 < 3
+        }.subscribe(tracking)
         upstream.send(1)
         upstream.send(5)
         XCTAssertEqual(tracking.events, [.subscription, .value(false), .completion(.finished)])

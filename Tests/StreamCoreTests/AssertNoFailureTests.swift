@@ -1,6 +1,7 @@
-@testable import StreamCore
 import StreamTesting
 import XCTest
+
+@testable import StreamCore
 
 final class AssertNoFailureTests: XCTestCase {
     func testValuesAndFinishedPassThrough() {

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StreamCore
 import StreamTesting
 import Synchronization
 import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// SIGTRAPs caught by the test handler, instead of stopping the process.
 private let caughtTraps = Atomic<Int>(0)

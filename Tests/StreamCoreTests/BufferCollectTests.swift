@@ -163,7 +163,8 @@ final class SharingTests: XCTestCase {
         upstream.send(completion: .finished)
         let late = TrackingSubscriber<Int, Never>()
         shared.subscribe(late)
-        XCTAssertEqual(upstream.subscriptions.count, 1, "a completion doesn't disconnect; only cancels do (as in Combine)")
+        XCTAssertEqual(
+            upstream.subscriptions.count, 1, "a completion doesn't disconnect; only cancels do (as in Combine)")
         XCTAssertTrue(late.isFinished, "the late subscriber gets the subject's completion")
     }
 

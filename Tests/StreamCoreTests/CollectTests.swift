@@ -16,7 +16,9 @@ final class CollectTests: XCTestCase {
     func testCollectByCountBatchesAndFlushesTheRemainderOnFinish() {
         let tracking = TrackingSubscriber<[Int], Never>()
         (1...7).publisher.collect(3).subscribe(tracking)
-        XCTAssertEqual(tracking.events, [.subscription, .value([1, 2, 3]), .value([4, 5, 6]), .value([7]), .completion(.finished)])
+        XCTAssertEqual(
+            tracking.events,
+            [.subscription, .value([1, 2, 3]), .value([4, 5, 6]), .value([7]), .completion(.finished)])
     }
 
     func testCollectByCountScalesDemandByTheCount() {

@@ -1,13 +1,14 @@
 // Two view models written the way the seeds (../shared/seeds) write Combine code; only the import differs, and the
 // schedulers are injected so the tests drive time by hand. The assertions state what Apple's Combine does with them.
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import StreamCore
 import StreamFoundation
 import StreamTesting
 import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 // MARK: - (a) UIKit-style view model: CurrentValueSubject → removeDuplicates → debounce → Future API → switchToLatest
 
@@ -27,7 +28,9 @@ final class FakeSTTwitterAPI {
     private var searchCallbacks: [(success: ([AnyHashable: Any]?, [Any]?) -> Void, failure: (Error?) -> Void)] = []
     private var credentialCallbacks: [(success: (String?, String?) -> Void, failure: (Error?) -> Void)] = []
 
-    func verifyCredentials(userSuccessBlock: @escaping (String?, String?) -> Void, errorBlock: @escaping (Error?) -> Void) {
+    func verifyCredentials(
+        userSuccessBlock: @escaping (String?, String?) -> Void, errorBlock: @escaping (Error?) -> Void
+    ) {
         credentialCallbacks.append((userSuccessBlock, errorBlock))
     }
 
@@ -62,21 +65,26 @@ struct TwitterAPI {
 
     func verifyCredentials() -> Future<(String?, String?), Error> {
         Future { promise in
-            api.verifyCredentials(userSuccessBlock: { (username, userId) in
-                promise(.success((username, userId)))
-            }, errorBlock: { (err) in
-                promise(Result.failure(err!))
-            })
+            api.verifyCredentials(
+                userSuccessBlock: { (username, userId) in
+                    promise(.success((username, userId)))
+                },
+                errorBlock: { (err) in
+                    promise(Result.failure(err!))
+                })
         }
     }
 
     func getSearchTweets(with query: String) -> AnyPublisher<[Tweet], Error> {
         Future { promise in
-            api.getSearchTweets(withQuery: query, successBlock: { (data, res) in
-                promise(.success(res))
-            }, errorBlock: { (err) in
-                promise(.failure(err!))
-            })
+            api.getSearchTweets(
+                withQuery: query,
+                successBlock: { (data, res) in
+                    promise(.success(res))
+                },
+                errorBlock: { (err) in
+                    promise(.failure(err!))
+                })
         }
         .compactMap({ $0 })
         .tryMap { try JSONSerialization.data(withJSONObject: $0, options: .prettyPrinted) }
@@ -196,8 +204,9 @@ final class CompatibilityTwitterViewModelTests: XCTestCase {
         viewModel.searchText.send("swift")
         XCTAssertEqual(api.searchQueries, ["Paul Hudson"])
         scheduler.advance(by: .milliseconds(300))
-        XCTAssertEqual(api.searchQueries, ["Paul Hudson", "swift"],
-                       "the repeated value was removed, so the debounce fired 500 ms after the first \"swift\"")
+        XCTAssertEqual(
+            api.searchQueries, ["Paul Hudson", "swift"],
+            "the repeated value was removed, so the debounce fired 500 ms after the first \"swift\"")
         viewModel.searchText.send("swift")
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(api.searchQueries, ["Paul Hudson", "swift"])
@@ -300,12 +309,14 @@ final class SearchViewModel<S: Scheduler> {
 
     func bind(searchQuery: AnyPublisher<String, Never>) {
         let api = self.api
-        let search = searchQuery
+        let search =
+            searchQuery
             .debounce(for: .seconds(0.5), scheduler: scheduler)
             .map { URLRequest.searchPhotos(query: $0) }
             .share()
 
-        let photos = search
+        let photos =
+            search
             .map { api.publisher(for: $0) }
             .switchToLatest()
             .decode(type: SearchPhotos.self, decoder: API.jsonDecoder)
@@ -377,7 +388,8 @@ final class CompatibilitySearchViewModelTests: XCTestCase {
         XCTAssertEqual(viewModel.searching, false)
         XCTAssertEqual(searchingSeen, [false, true, false])
         XCTAssertEqual(photosSeen, [[], [Photo(id: "c1"), Photo(id: "c2")]])
-        XCTAssertEqual(photosWhenNotified, [[], []], "@Published publishes in willSet: the property still has the old value")
+        XCTAssertEqual(
+            photosWhenNotified, [[], []], "@Published publishes in willSet: the property still has the old value")
     }
 
     func testTheSearchIsDebouncedAndAStaleRequestIsCancelled() {

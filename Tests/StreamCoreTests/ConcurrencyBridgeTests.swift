@@ -280,9 +280,11 @@ final class TaskPublisherTests: XCTestCase {
         let publisher = TaskPublisher { () async -> Int in runs.increment() }
         let done = expectation(description: "completion")
         done.expectedFulfillmentCount = 2
-        let lazy = TrackingSubscriber<Int, Never>(initialDemand: nil, onEvent: {
-            if case .completion = $0 { done.fulfill() }
-        })
+        let lazy = TrackingSubscriber<Int, Never>(
+            initialDemand: nil,
+            onEvent: {
+                if case .completion = $0 { done.fulfill() }
+            })
         let eager = TrackingSubscriber<Int, Never>(onEvent: { if case .completion = $0 { done.fulfill() } })
         publisher.subscribe(lazy)
         publisher.subscribe(eager)
@@ -318,7 +320,12 @@ final class TaskPublisherTests: XCTestCase {
 private final class RunCounter: @unchecked Sendable {
     private let lock = NSLockLike()
     private var count = 0
-    func increment() -> Int { lock.locked { count += 1; return count } }
+    func increment() -> Int {
+        lock.locked {
+            count += 1
+            return count
+        }
+    }
     var value: Int { lock.locked { count } }
 }
 

@@ -7,7 +7,10 @@ final class DropWhileTests: XCTestCase {
         let upstream = ManualPublisher<Int, S4Error>()
         let tracking = TrackingSubscriber<Int, S4Error>(initialDemand: .max(1))
         var calls = 0
-        upstream.drop { calls += 1; return $0 < 3 }.subscribe(tracking)
+        upstream.drop {
+            calls += 1
+            return $0 < 3
+        }.subscribe(tracking)
         XCTAssertEqual(upstream.requests, [.max(1)])
         XCTAssertEqual(upstream.send(1), .max(1))
         XCTAssertEqual(upstream.send(2), .max(1))

@@ -10,7 +10,9 @@ private struct JSONTestEncoder: TopLevelEncoder {
 }
 
 private struct JSONTestDecoder: TopLevelDecoder {
-    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { try JSONDecoder().decode(type, from: data) }
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try JSONDecoder().decode(type, from: data)
+    }
 }
 
 private struct Point: Codable, Equatable {

@@ -32,11 +32,13 @@ final class HandleEventsTests: XCTestCase {
         observed(upstream, log: log).subscribe(tracking)
         upstream.send(5)
         upstream.send(completion: .finished)
-        XCTAssertEqual(log.entries, [
-            "subscription", "downstream subscription", "request max(1)",
-            "output 5", "downstream value(5)", "request max(2)",
-            "completion finished", "downstream finished",
-        ])
+        XCTAssertEqual(
+            log.entries,
+            [
+                "subscription", "downstream subscription", "request max(1)",
+                "output 5", "downstream value(5)", "request max(2)",
+                "completion finished", "downstream finished",
+            ])
         XCTAssertEqual(upstream.requests, [.max(1)], "synchronous demand is reported but goes back as a return value")
     }
 

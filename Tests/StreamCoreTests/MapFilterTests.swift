@@ -17,7 +17,9 @@ final class MapFilterTests: XCTestCase {
     }
 
     func testMapFusesChainedMaps() {
-        let fused: Publishers.Map<Publishers.Sequence<[Int], Never>, String> = [1].publisher.map { $0 + 1 }.map { "\($0)" }
+        let fused: Publishers.Map<Publishers.Sequence<[Int], Never>, String> = [1].publisher.map { $0 + 1 }.map {
+            "\($0)"
+        }
         let recorder = TrackingSubscriber<String, Never>()
         fused.subscribe(recorder)
         XCTAssertEqual(recorder.values, ["2"])

@@ -23,8 +23,9 @@ final class OutputTests: XCTestCase {
         XCTAssertEqual(upstream.send(2), .max(1), "in range: the downstream's own demand")
         XCTAssertEqual(tracking.events, [.subscription, .value(2)])
         upstream.send(3)
-        XCTAssertEqual(tracking.events, [.subscription, .value(2), .value(3), .completion(.finished)],
-                       "finishes right after the last element of the range")
+        XCTAssertEqual(
+            tracking.events, [.subscription, .value(2), .value(3), .completion(.finished)],
+            "finishes right after the last element of the range")
         XCTAssertEqual(upstream.cancelCount, 1)
     }
 

@@ -12,13 +12,16 @@ final class PrintTests: XCTestCase {
     func testPrintsCombinesLinesWithThePrefix() {
         let stream = StringStream()
         let upstream = ManualPublisher<Int, S4Error>()
-        let tracking = TrackingSubscriber<Int, S4Error>(initialDemand: .max(2), demandAfterValue: { $0 == 1 ? .max(1) : .none })
+        let tracking = TrackingSubscriber<Int, S4Error>(
+            initialDemand: .max(2), demandAfterValue: { $0 == 1 ? .max(1) : .none })
         upstream.print("numbers", to: stream).subscribe(tracking)
         upstream.send(1)
         upstream.send(2)
         tracking.request(.unlimited)
         upstream.send(completion: .failure(.boom))
-        XCTAssertEqual(stream.text, """
+        XCTAssertEqual(
+            stream.text,
+            """
             numbers: receive subscription: (ManualSubscription(requests: [], cancels: 0))
             numbers: request max: (2)
             numbers: receive value: (1)

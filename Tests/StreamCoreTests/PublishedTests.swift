@@ -246,9 +246,9 @@ final class PublishedTests: XCTestCase {
     }
 }
 
-private extension Publisher {
+extension Publisher {
     /// Skips the current value a CurrentValueSubject-like publisher sends on subscription.
-    func dropFirstForTest() -> Publishers.Filter<Self> {
+    fileprivate func dropFirstForTest() -> Publishers.Filter<Self> {
         var first = true
         return filter { _ in
             defer { first = false }

@@ -49,7 +49,10 @@ final class RecordTests: XCTestCase {
         var seen: [Int] = []
         var subscription: (any Subscription)?
         let subscriber = AnySubscriber<Int, Never>(
-            receiveSubscription: { subscription = $0; $0.request(.max(1)) },
+            receiveSubscription: {
+                subscription = $0
+                $0.request(.max(1))
+            },
             receiveValue: { value in
                 seen.append(value)
                 subscription?.request(.max(1))

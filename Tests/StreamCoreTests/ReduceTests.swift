@@ -42,9 +42,11 @@ final class ReduceTests: XCTestCase {
     func testTryReduceFailsWithThrownErrorAndCancelsUpstreamFirst() {
         let upstream = ManualPublisher<Int, S4Error>()
         var cancelledBeforeFailure = false
-        let tracking = TrackingSubscriber<Int, any Error>(initialDemand: nil, onEvent: { event in
-            if case .completion = event { cancelledBeforeFailure = upstream.cancelCount == 1 }
-        })
+        let tracking = TrackingSubscriber<Int, any Error>(
+            initialDemand: nil,
+            onEvent: { event in
+                if case .completion = event { cancelledBeforeFailure = upstream.cancelCount == 1 }
+            })
         upstream.tryReduce(0) { sum, value in
             if value == 3 { throw S4Error.other }
             return sum + value

@@ -6,7 +6,8 @@ final class RemoveDuplicatesTests: XCTestCase {
     func testRemoveDuplicatesDropsConsecutiveRepeats() {
         let tracking = TrackingSubscriber<Int, Never>()
         [1, 1, 2, 2, 2, 1, 3, 3].publisher.removeDuplicates().subscribe(tracking)
-        XCTAssertEqual(tracking.events, [.subscription, .value(1), .value(2), .value(1), .value(3), .completion(.finished)])
+        XCTAssertEqual(
+            tracking.events, [.subscription, .value(1), .value(2), .value(1), .value(3), .completion(.finished)])
     }
 
     func testDuplicatesAreReplacedByARequestForOneMore() {

@@ -5,7 +5,8 @@ import XCTest
 final class ReplaceNilTests: XCTestCase {
     func testNilsAreReplaced() {
         let tracking = TrackingSubscriber<Int, Never>()
-        let publisher: Publishers.Map<Publishers.Sequence<[Int?], Never>, Int> = [1, nil, 3].publisher.replaceNil(with: 0)
+        let publisher: Publishers.Map<Publishers.Sequence<[Int?], Never>, Int> = [1, nil, 3].publisher.replaceNil(
+            with: 0)
         publisher.subscribe(tracking)
         XCTAssertEqual(tracking.events, [.subscription, .value(1), .value(0), .value(3), .completion(.finished)])
     }

@@ -27,6 +27,14 @@ final class S1Counter: @unchecked Sendable {
         lock.unlock()
     }
 
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-    var maxConcurrent: Int { lock.lock(); defer { lock.unlock() }; return peak }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+    var maxConcurrent: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return peak
+    }
 }

@@ -38,7 +38,8 @@ func s4AssertReduces<P: Publisher>(
     XCTAssertEqual(tracking.values, expected.map { [$0] } ?? [], file: file, line: line)
     XCTAssertTrue(tracking.isFinished, "finishes after the result", file: file, line: line)
     tracking.request(.max(1))
-    XCTAssertEqual(tracking.events.count, expected == nil ? 2 : 3, "nothing more after completion", file: file, line: line)
+    XCTAssertEqual(
+        tracking.events.count, expected == nil ? 2 : 3, "nothing more after completion", file: file, line: line)
 }
 
 /// Checks that a reducing operator forwards an upstream failure at once, without demand, and drops its result.

@@ -50,9 +50,11 @@ final class SequencePublisherTests: XCTestCase {
 
     func testReentrantRequestDoesNotRecurse() {
         let subscription = SubscriptionSlot()
-        let recorder = TrackingSubscriber<Int, Never>(initialDemand: .max(1), onEvent: { event in
-            if case .value = event { subscription.value?.request(.max(1)) }
-        })
+        let recorder = TrackingSubscriber<Int, Never>(
+            initialDemand: .max(1),
+            onEvent: { event in
+                if case .value = event { subscription.value?.request(.max(1)) }
+            })
         subscription.value = recorder
         (0..<10_000).publisher.subscribe(recorder)
         XCTAssertEqual(recorder.values.count, 10_000)

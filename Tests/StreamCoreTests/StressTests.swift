@@ -80,15 +80,19 @@ private final class StressQueueScheduler: Scheduler, @unchecked Sendable {
         queue.async { box.value() }
     }
 
-    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
-                  _ action: @escaping () -> Void) {
+    func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+        _ action: @escaping () -> Void
+    ) {
         let box = Shared(action)
         let delay = max(0, date.nanoseconds - now.nanoseconds)
         queue.asyncAfter(deadline: .now() + .nanoseconds(delay)) { box.value() }
     }
 
-    func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
-                  options: Never?, _ action: @escaping () -> Void) -> any Cancellable {
+    func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: Never?, _ action: @escaping () -> Void
+    ) -> any Cancellable {
         let box = Shared(action)
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let delay = max(0, date.nanoseconds - now.nanoseconds)
@@ -113,7 +117,10 @@ final class StressTests: XCTestCase {
             if index == threads {
                 // Subscribers come and go while values flow.
                 for _ in 0..<200 {
-                    let cancellable = subject.sink { _ in churn.enter(); churn.leave(0) }
+                    let cancellable = subject.sink { _ in
+                        churn.enter()
+                        churn.leave(0)
+                    }
                     cancellable.cancel()
                 }
                 return
@@ -133,7 +140,10 @@ final class StressTests: XCTestCase {
         let cancellables = Shared<[AnyCancellable]>([])
         let lock = NSLock()
         DispatchQueue.concurrentPerform(iterations: threads) { index in
-            let cancellable = shared.value.sink { value in counters[index].enter(); counters[index].leave(value) }
+            let cancellable = shared.value.sink { value in
+                counters[index].enter()
+                counters[index].leave(value)
+            }
             lock.lock()
             cancellables.value.append(cancellable)
             lock.unlock()

@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 import StreamCore
 import StreamTesting
 import XCTest
@@ -76,7 +76,10 @@ final class SubjectConcurrencyTests: XCTestCase {
                 // Cancel from another thread while this delivery is still running, and wait for it.
                 let done = DispatchSemaphore(value: 0)
                 let box = SendableBox(slot)
-                Thread { box.value.cancellable?.cancel(); done.signal() }.start()
+                Thread {
+                    box.value.cancellable?.cancel()
+                    done.signal()
+                }.start()
                 done.wait()
             }
             slot.cancellable = cancellable
@@ -178,7 +181,8 @@ final class SubjectConcurrencyTests: XCTestCase {
         for _ in 0..<200 {
             let subject = PassthroughSubject<Int, Never>()
             let completions = S1Counter()
-            let c = SendableBox(subject.sink(receiveCompletion: { _ in completions.increment() }, receiveValue: { _ in }))
+            let c = SendableBox(
+                subject.sink(receiveCompletion: { _ in completions.increment() }, receiveValue: { _ in }))
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 if index == 0 { subject.send(completion: .finished) } else { c.value.cancel() }
             }

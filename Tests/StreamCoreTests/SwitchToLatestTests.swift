@@ -97,7 +97,9 @@ final class FlatteningOverloadTests: XCTestCase {
         let outer = PassthroughSubject<Int, Never>()
         let tracker = TrackingSubscriber<Int, S2Error>()
         outer.map { value -> AnyPublisher<Int, S2Error> in
-            value < 0 ? Fail(error: S2Error(value)).eraseToAnyPublisher() : Just(value).setFailureType(to: S2Error.self).eraseToAnyPublisher()
+            value < 0
+                ? Fail(error: S2Error(value)).eraseToAnyPublisher()
+                : Just(value).setFailureType(to: S2Error.self).eraseToAnyPublisher()
         }.switchToLatest().subscribe(tracker)
         outer.send(1)
         outer.send(-2)
@@ -105,7 +107,9 @@ final class FlatteningOverloadTests: XCTestCase {
 
         let flat = TrackingSubscriber<Int, S2Error>()
         [1, -3].publisher.flatMap { value -> AnyPublisher<Int, S2Error> in
-            value < 0 ? Fail(error: S2Error(value)).eraseToAnyPublisher() : Just(value).setFailureType(to: S2Error.self).eraseToAnyPublisher()
+            value < 0
+                ? Fail(error: S2Error(value)).eraseToAnyPublisher()
+                : Just(value).setFailureType(to: S2Error.self).eraseToAnyPublisher()
         }.subscribe(flat)
         XCTAssertTrue(flat.saw([1], .failure(S2Error(-3))))
     }

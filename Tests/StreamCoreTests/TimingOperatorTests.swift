@@ -181,7 +181,8 @@ final class DelayReceiveOnTests: XCTestCase {
         upstream.subscribe(on: scheduler).subscribe(tracker)
         XCTAssertEqual(upstream.events, [])
         scheduler.advance()
-        XCTAssertEqual(upstream.events, [.subscribe, .request(.unlimited)], "the request too ran as a scheduled action")
+        XCTAssertEqual(
+            upstream.events, [.subscribe, .request(.unlimited)], "the request too ran as a scheduled action")
         _ = upstream.send(3)
         XCTAssertEqual(tracker.values, [3], "values pass straight through")
         tracker.cancel()

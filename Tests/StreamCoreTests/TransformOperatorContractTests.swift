@@ -21,7 +21,8 @@ final class TransformOperatorContractTests: XCTestCase {
         let upstream = ManualPublisher<Int, S1Error>()
         let tracker = TrackingSubscriber<P.Output, P.Failure>(initialDemand: .max(2))
         make(upstream).subscribe(tracker)
-        XCTAssertEqual(upstream.requests, [.max(2)], "\(name): demand reaches upstream unchanged", file: file, line: line)
+        XCTAssertEqual(
+            upstream.requests, [.max(2)], "\(name): demand reaches upstream unchanged", file: file, line: line)
         _ = upstream.send(1)
         tracker.cancel()
         XCTAssertEqual(upstream.cancelCount, 1, "\(name): cancel reaches upstream", file: file, line: line)
@@ -32,8 +33,9 @@ final class TransformOperatorContractTests: XCTestCase {
         let failed = TrackingSubscriber<P.Output, P.Failure>()
         make(failing).subscribe(failed)
         failing.send(completion: .failure(S1Error(code: 42)))
-        XCTAssertEqual(failed.failure.map { ($0 as any Error) as? S1Error }, S1Error(code: 42),
-                       "\(name): upstream failure is forwarded", file: file, line: line)
+        XCTAssertEqual(
+            failed.failure.map { ($0 as any Error) as? S1Error }, S1Error(code: 42),
+            "\(name): upstream failure is forwarded", file: file, line: line)
     }
 
     func testEveryOperatorHonoursTheContract() {

@@ -16,7 +16,8 @@ final class TransformOperatorTests: XCTestCase {
         subject.send(2)
         subject.send(3)
         XCTAssertEqual(recorder.values, [10])
-        XCTAssertEqual(recorder.events.filter { if case .completion = $0 { return true } else { return false } }.count, 1)
+        XCTAssertEqual(
+            recorder.events.filter { if case .completion = $0 { return true } else { return false } }.count, 1)
         XCTAssertEqual(recorder.failure as? S1Error, S1Error(code: 2))
     }
 

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import StreamCore
 import StreamFoundation
 import StreamTesting
 import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 final class DataTaskPublisherTests: XCTestCase {
     func testDeliversBodyAndResponseThenFinishes() throws {

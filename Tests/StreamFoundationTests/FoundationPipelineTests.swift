@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import StreamCore
 import StreamFoundation
 import StreamTesting
 import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// StreamCore operators driven by the real Foundation schedulers and publishers, as the seeds use them.
 final class FoundationPipelineTests: XCTestCase {
@@ -22,11 +23,13 @@ final class FoundationPipelineTests: XCTestCase {
         let subscribed = expectation(description: "subscribed")
         let done = expectation(description: "finished")
         let offQueue = LockedCounter()
-        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil, onEvent: { event in
-            if DispatchQueue.getSpecific(key: key) != true { offQueue.increment() }
-            if case .subscription = event { subscribed.fulfill() }
-            if case .completion = event { done.fulfill() }
-        })
+        let subscriber = TrackingSubscriber<Int, Never>(
+            initialDemand: nil,
+            onEvent: { event in
+                if DispatchQueue.getSpecific(key: key) != true { offQueue.increment() }
+                if case .subscription = event { subscribed.fulfill() }
+                if case .completion = event { done.fulfill() }
+            })
         subject.receive(on: queue).subscribe(subscriber)
         // receive(on:) delivers the subscription on the queue too, so demand reaches the subject only after that;
         // a PassthroughSubject drops values sent before (as in Combine).

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 and a kernel-chosen port, so URLSession is tested over a real socket.
@@ -31,7 +32,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 8) == 0 else {
             close(fd)
@@ -75,7 +78,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             switch behaviour {
             case .respond(let status, let body):
                 let bytes = Array(body.utf8)
-                let response = "HTTP/1.1 \(status) Status\r\nContent-Length: \(bytes.count)\r\n"
+                let response =
+                    "HTTP/1.1 \(status) Status\r\nContent-Length: \(bytes.count)\r\n"
                     + "Content-Type: text/plain\r\nConnection: close\r\n\r\n" + body
                 let data = Array(response.utf8)
                 _ = data.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -100,8 +100,9 @@ final class RunLoopSchedulerTests: XCTestCase {
         let a: RunLoop.SchedulerTimeType.Stride = .milliseconds(1500)
         let b: OperationQueue.SchedulerTimeType.Stride = 1.5
         XCTAssertEqual(a, b)
-        XCTAssertEqual(RunLoop.SchedulerTimeType(Date(timeIntervalSince1970: 1)).advanced(by: .seconds(2)).date,
-                       Date(timeIntervalSince1970: 3))
+        XCTAssertEqual(
+            RunLoop.SchedulerTimeType(Date(timeIntervalSince1970: 1)).advanced(by: .seconds(2)).date,
+            Date(timeIntervalSince1970: 3))
     }
 }
 
@@ -159,6 +160,11 @@ final class LockedCounter: @unchecked Sendable {
 
     /// Adds one and returns the new count.
     @discardableResult
-    func increment(by delta: Int = 1) -> Int { lock.withLock { count += delta; return count } }
+    func increment(by delta: Int = 1) -> Int {
+        lock.withLock {
+            count += delta
+            return count
+        }
+    }
     var value: Int { lock.withLock { count } }
 }

@@ -9,7 +9,8 @@ private struct Tweet: Codable, Equatable {
 }
 
 /// Uses the coders only through the protocols, which is how `encode(encoder:)` and `decode(type:decoder:)` see them.
-private func roundTrip<E: TopLevelEncoder, D: TopLevelDecoder>(_ value: Tweet, _ encoder: E, _ decoder: D) throws -> Tweet
+private func roundTrip<E: TopLevelEncoder, D: TopLevelDecoder>(_ value: Tweet, _ encoder: E, _ decoder: D) throws
+    -> Tweet
 where E.Output == D.Input {
     try decoder.decode(Tweet.self, from: encoder.encode(value))
 }

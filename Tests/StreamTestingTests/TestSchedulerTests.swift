@@ -115,11 +115,13 @@ final class TestSchedulerTests: XCTestCase {
         scheduler.schedule {}
         scheduler.schedule(after: Time(.seconds(3)), tolerance: .milliseconds(5)) {}
         let repeating = scheduler.schedule(after: Time(.seconds(4)), interval: .seconds(1), tolerance: .zero) {}
-        XCTAssertEqual(scheduler.calls, [
-            .immediate(now: Time(.seconds(1))),
-            .after(Time(.seconds(3)), tolerance: .milliseconds(5)),
-            .repeating(after: Time(.seconds(4)), interval: .seconds(1), tolerance: .zero),
-        ])
+        XCTAssertEqual(
+            scheduler.calls,
+            [
+                .immediate(now: Time(.seconds(1))),
+                .after(Time(.seconds(3)), tolerance: .milliseconds(5)),
+                .repeating(after: Time(.seconds(4)), interval: .seconds(1), tolerance: .zero),
+            ])
         repeating.cancel()
     }
 

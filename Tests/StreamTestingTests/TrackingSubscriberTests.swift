@@ -35,10 +35,10 @@ final class TrackingSubscriberTests: XCTestCase {
     func testNoInitialDemandAndManualRequest() {
         let publisher = ManualPublisher<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
-        subscriber.request(.max(4))   // before subscription: ignored
+        subscriber.request(.max(4))  // before subscription: ignored
         publisher.subscribe(subscriber)
         XCTAssertEqual(publisher.requests, [])
-        subscriber.request(.none)    // would trap in Combine; the tracker never forwards it
+        subscriber.request(.none)  // would trap in Combine; the tracker never forwards it
         subscriber.request(.max(1))
         subscriber.subscription?.request(.max(2))
         XCTAssertEqual(publisher.requests, [.max(1), .max(2)])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TweetKit
 
 @Suite struct APIResponseDecoderTests {
@@ -22,7 +23,9 @@ import Testing
         #expect(reply.source == "Twitter Web App")
         #expect(reply.possiblySensitive == false)
         #expect(reply.createdAt == Date(timeIntervalSince1970: 1_636_999_200))
-        #expect(reply.metrics == TweetMetrics(retweets: 2, replies: 1, likes: 14, quotes: 0, impressions: 900, bookmarks: 3))
+        #expect(
+            reply.metrics == TweetMetrics(retweets: 2, replies: 1, likes: 14, quotes: 0, impressions: 900, bookmarks: 3)
+        )
         #expect(reply.entities.hashtags == [Hashtag(start: 2, end: 7, tag: "food")])
         #expect(reply.entities.mentions == [Mention(start: 8, end: 12, username: "bob", id: 783214)])
         #expect(reply.entities.urls.first?.expandedURL == "https://example.com/fish")
@@ -31,12 +34,16 @@ import Testing
 
         #expect(page.users.map(\.username) == ["alice", "bob"])
         #expect(page.includedTweets.map(\.id) == [1460000000000000001])
-        #expect(page.media == [
-            Media(mediaKey: "3_1460323730000000000", kind: .photo, url: "https://pbs.twimg.com/media/x.jpg",
-                  width: 800, height: 600, altText: "a plate"),
-            Media(mediaKey: "7_1", kind: .video, previewImageURL: "https://pbs.twimg.com/v.jpg", width: 1280, height: 720),
-            Media(mediaKey: "16_2", kind: .animatedGIF, previewImageURL: "https://pbs.twimg.com/g.jpg"),
-        ], "places, polls and unknown media kinds are ignored")
+        #expect(
+            page.media == [
+                Media(
+                    mediaKey: "3_1460323730000000000", kind: .photo, url: "https://pbs.twimg.com/media/x.jpg",
+                    width: 800, height: 600, altText: "a plate"),
+                Media(
+                    mediaKey: "7_1", kind: .video, previewImageURL: "https://pbs.twimg.com/v.jpg", width: 1280,
+                    height: 720),
+                Media(mediaKey: "16_2", kind: .animatedGIF, previewImageURL: "https://pbs.twimg.com/g.jpg"),
+            ], "places, polls and unknown media kinds are ignored")
     }
 
     @Test func textStaysEscapedAndDisplayTextDecodesEntities() throws {
@@ -68,8 +75,10 @@ import Testing
         let retweet = page.tweets[1]
         #expect(retweet.retweetedID == 1460000000000000001)
         #expect(retweet.text.hasSuffix("…"))
-        #expect(retweet.displayText(in: page)
-            == "RT @alice: This original is much longer than what a retweet's own text keeps, because the API truncates it & adds an ellipsis at the end.")
+        #expect(
+            retweet.displayText(in: page)
+                == "RT @alice: This original is much longer than what a retweet's own text keeps, because the API truncates it & adds an ellipsis at the end."
+        )
         // Without the original, the truncated text is all there is.
         let bare = Page(tweets: [retweet])
         #expect(retweet.displayText(in: bare) == retweet.text)
@@ -106,10 +115,14 @@ import Testing
         let page = try APIResponseDecoder.decodePage(from: Fixtures.pageWithPartialErrors.data)
         #expect(page.tweets.map(\.id) == [20])
         #expect(page.tweets[0].quotedID == 21)
-        #expect(page.errors == [PartialError(
-            value: "21", detail: "Could not find tweet with referenced_tweets.id: [21].", title: "Not Found Error",
-            resourceType: "tweet", parameter: "referenced_tweets.id", resourceID: "21",
-            type: "https://api.twitter.com/2/problems/resource-not-found", section: "includes")])
+        #expect(
+            page.errors == [
+                PartialError(
+                    value: "21", detail: "Could not find tweet with referenced_tweets.id: [21].",
+                    title: "Not Found Error",
+                    resourceType: "tweet", parameter: "referenced_tweets.id", resourceID: "21",
+                    type: "https://api.twitter.com/2/problems/resource-not-found", section: "includes")
+            ])
     }
 
     @Test func singleTweetLookupIsAPageOfOne() throws {
@@ -159,8 +172,10 @@ import Testing
         }
         let errorBodies = [
             #"{"errors":[{"code":88,"message":"Rate limit exceeded"}]}"#: "Rate limit exceeded (code 88)",
-            #"{"errors":[{"parameters":{"query":["x"]},"message":"bad"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}"#: "Invalid Request",
-            #"{"title":"UsageCapExceeded","type":"https://api.twitter.com/2/problems/usage-capped","period":"Monthly","detail":"Usage cap exceeded: Monthly product cap"}"#: "Usage cap exceeded",
+            #"{"errors":[{"parameters":{"query":["x"]},"message":"bad"}],"title":"Invalid Request","detail":"One or more parameters to your request was invalid.","type":"https://api.twitter.com/2/problems/invalid-request"}"#:
+                "Invalid Request",
+            #"{"title":"UsageCapExceeded","type":"https://api.twitter.com/2/problems/usage-capped","period":"Monthly","detail":"Usage cap exceeded: Monthly product cap"}"#:
+                "Usage cap exceeded",
             "<html><body>Not Found</body></html>": "not valid JSON",
         ]
         for (body, expected) in errorBodies {
@@ -193,7 +208,8 @@ import Testing
     }
 
     @Test func backwardsEntitySpansAreDropped() throws {
-        let body = ##"{"data":[{"id":"5","text":"#a #b","entities":{"hashtags":[{"start":3,"end":1,"tag":"a"},{"start":-1,"end":2,"tag":"x"},{"start":3,"end":5,"tag":"b"}]}}]}"##
+        let body =
+            ##"{"data":[{"id":"5","text":"#a #b","entities":{"hashtags":[{"start":3,"end":1,"tag":"a"},{"start":-1,"end":2,"tag":"x"},{"start":3,"end":5,"tag":"b"}]}}]}"##
         let fast = try APIResponseDecoder.decodePage(from: body.data)
         let tree = try APIResponseDecoder.decodePage(from: try JSONParser.parse(body.data))
         #expect(fast.tweets[0].entities.hashtags == [Hashtag(start: 3, end: 5, tag: "b")])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TweetKit
 
 @Suite struct DemoCorpusTests {
@@ -55,7 +56,9 @@ import Testing
     }
 
     @Test func repliesFormThreadsRetweetsAndQuotesCarryTheirOriginals() throws {
-        var replies = 0, retweets = 0, quotes = 0
+        var replies = 0
+        var retweets = 0
+        var quotes = 0
         for page in Self.pages {
             for tweet in page.tweets {
                 if let parentID = tweet.repliedToID {
@@ -101,7 +104,9 @@ import Testing
                 return String(view)
             }
             for tag in tweet.entities.hashtags { #expect(slice(tag.start, tag.end) == "#" + tag.tag) }
-            for mention in tweet.entities.mentions { #expect(slice(mention.start, mention.end) == "@" + mention.username) }
+            for mention in tweet.entities.mentions {
+                #expect(slice(mention.start, mention.end) == "@" + mention.username)
+            }
             for url in tweet.entities.urls {
                 #expect(slice(url.start, url.end) == url.url)
                 #expect(url.expandedURL?.hasPrefix("https://") == true)
@@ -134,7 +139,8 @@ import Testing
     }
 
     @Test func writesTwarc2JSONLToAFile() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tweetkit-demo-\(UUID().uuidString).jsonl")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tweetkit-demo-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)

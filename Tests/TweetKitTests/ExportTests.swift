@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TweetKit
 
 @Suite struct ExportTests {
@@ -20,7 +21,8 @@ import Testing
     @Test func twarc2LinesCarryTwarcMetadataAndPartialErrors() throws {
         let page = try APIResponseDecoder.decodePage(from: Fixtures.pageWithPartialErrors.data)
         let when = Date(timeIntervalSince1970: 1_700_000_000)
-        var exporter = PageExporter(format: .twarc2JSONL, metadata: TwarcMetadata(url: "tweetsh:local", retrievedAt: when))
+        var exporter = PageExporter(
+            format: .twarc2JSONL, metadata: TwarcMetadata(url: "tweetsh:local", retrievedAt: when))
         let line = exporter.encode(page)
         let root = try JSONParser.parse(Data(line.utf8))
         #expect(root["__twarc"]?["url"]?.string == "tweetsh:local")
@@ -62,7 +64,8 @@ import Testing
         var exporter = PageExporter(format: .csv)
         let output = lines(exporter.encode(page))
         #expect(output.count == 3)
-        #expect(output[0].hasPrefix("id,conversation_id,referenced_tweets.replied_to.id,referenced_tweets.retweeted.id,"))
+        #expect(
+            output[0].hasPrefix("id,conversation_id,referenced_tweets.replied_to.id,referenced_tweets.retweeted.id,"))
         let header = output[0].split(separator: ",").map(String.init)
         #expect(header == TwarcCSV.columns)
         let rows = try output.dropFirst().map { try Self.parseCSVLine($0) }
@@ -81,7 +84,9 @@ import Testing
         #expect(cell(reply, "created_at") == "2021-11-15T18:00:00.000Z")
         let retweet = rows[1]
         #expect(cell(retweet, "retweeted_username") == "alice")
-        #expect(cell(retweet, "text").hasSuffix("adds an ellipsis at the end."), "a retweet row carries the original's text")
+        #expect(
+            cell(retweet, "text").hasSuffix("adds an ellipsis at the end."), "a retweet row carries the original's text"
+        )
         #expect(cell(retweet, "author.username") == "bob")
     }
 
@@ -101,7 +106,8 @@ import Testing
     }
 
     @Test func fileWriterStreamsToAFileHandle() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tweetkit-export-\(UUID().uuidString).jsonl")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tweetkit-export-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)

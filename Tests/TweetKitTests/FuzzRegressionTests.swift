@@ -49,7 +49,8 @@ struct DateFuzzRegressionTests {
 
     @Test("the found API page and JSONL line decode or throw")
     func foundInputs() {
-        let page = #"{"data":[{"id":"1","text":"x","author_id":"2","created_at":"1010-11-14T10:00:00.00055555555555Z"}]}"#
+        let page =
+            #"{"data":[{"id":"1","text":"x","author_id":"2","created_at":"1010-11-14T10:00:00.00055555555555Z"}]}"#
         #expect((try? APIResponseDecoder.decodePage(from: Data(page.utf8))) != nil)
         #expect((try? CollectionLineDecoder.decode(line: Data(page.utf8))) != nil)
     }

@@ -1,14 +1,18 @@
 import Foundation
 import Testing
+
 @testable import TweetKit
 
 @Suite struct JSONParserTests {
     func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(Data(text.utf8)) }
 
     @Test func scalarsNumbersAndEscapes() throws {
-        #expect(try parse(" [true,false,null,0,-12,1.5e3,9223372036854775807,18446744073709551616] ") == .array([
-            .bool(true), .bool(false), .null, .int(0), .int(-12), .double(1500), .int(Int64.max), .double(18446744073709551616),
-        ]))
+        #expect(
+            try parse(" [true,false,null,0,-12,1.5e3,9223372036854775807,18446744073709551616] ")
+                == .array([
+                    .bool(true), .bool(false), .null, .int(0), .int(-12), .double(1500), .int(Int64.max),
+                    .double(18446744073709551616),
+                ]))
         #expect(try parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\n\té😀"))
         #expect(try parse(#""\ud83d""#) == .string("\u{FFFD}"), "a lone surrogate is bad data, not bad JSON")
         #expect(try parse(#"{"a":{"b":[1,{"c":"d"}]}}"#)["a"]?["b"]?.array?[1]["c"]?.string == "d")
@@ -37,8 +41,12 @@ import Testing
     @Test func deepNestingIsRejectedNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: JSONParseError.self) { try parse(deep) }
-        #expect(throws: DecodingProblem.self) { try CollectionLineDecoder.decode(line: Data(("{\"data\":" + deep + "}").utf8)) }
-        #expect(throws: DecodingProblem.self) { try CollectionLineDecoder.decode(line: Data(("{\"x\":" + deep + "}").utf8)) }
+        #expect(throws: DecodingProblem.self) {
+            try CollectionLineDecoder.decode(line: Data(("{\"data\":" + deep + "}").utf8))
+        }
+        #expect(throws: DecodingProblem.self) {
+            try CollectionLineDecoder.decode(line: Data(("{\"x\":" + deep + "}").utf8))
+        }
     }
 
     @Test func randomBytesNeverCrashAnyDecoder() {
@@ -68,8 +76,10 @@ import Testing
     }
 
     @Test func fixturesAgree() throws {
-        for fixture in [Fixtures.searchPage, Fixtures.emptyPage, Fixtures.pageWithPartialErrors, Fixtures.onlyErrors,
-                        Fixtures.timelinePage, Fixtures.twarcRawLine] {
+        for fixture in [
+            Fixtures.searchPage, Fixtures.emptyPage, Fixtures.pageWithPartialErrors, Fixtures.onlyErrors,
+            Fixtures.timelinePage, Fixtures.twarcRawLine,
+        ] {
             let data = Data(fixture.utf8)
             let fast = try #require(viaFast(data), "fast path declined \(fixture.prefix(40))")
             #expect(fast == (try viaTree(data)))
@@ -77,14 +87,17 @@ import Testing
     }
 
     @Test func otherShapesAreLeftToTheTreePath() {
-        for fixture in [Fixtures.singleTweet, Fixtures.userFound, Fixtures.v1Search, Fixtures.twarcFlatLine,
-                        Fixtures.problemDocument, "[]", "{}", #"{"data":[{"id":"1"}]}"#] {
+        for fixture in [
+            Fixtures.singleTweet, Fixtures.userFound, Fixtures.v1Search, Fixtures.twarcFlatLine,
+            Fixtures.problemDocument, "[]", "{}", #"{"data":[{"id":"1"}]}"#,
+        ] {
             #expect(viaFast(Data(fixture.utf8)) == nil, "\(fixture.prefix(40))")
         }
     }
 
     @Test func demoPagesAgree() throws {
-        var exporter = PageExporter(format: .twarc2JSONL, metadata: TwarcMetadata(url: "x", retrievedAt: Date(timeIntervalSince1970: 0)))
+        var exporter = PageExporter(
+            format: .twarc2JSONL, metadata: TwarcMetadata(url: "x", retrievedAt: Date(timeIntervalSince1970: 0)))
         for page in DemoCorpus(seed: 11, tweetCount: 2000).prefix(20) {
             let data = Data(exporter.encode(page).utf8)
             let fast = try #require(viaFast(data))
@@ -105,7 +118,8 @@ import Testing
         let fixture = Data(Fixtures.twarcFlatLine.utf8)
         let fastFixture = try #require(flattenedViaFast(fixture))
         #expect(fastFixture == (try flattenedViaTree(fixture)))
-        var exporter = PageExporter(format: .flattenedJSONL, metadata: TwarcMetadata(url: "x", retrievedAt: Date(timeIntervalSince1970: 0)))
+        var exporter = PageExporter(
+            format: .flattenedJSONL, metadata: TwarcMetadata(url: "x", retrievedAt: Date(timeIntervalSince1970: 0)))
         var checked = 0
         for page in DemoCorpus(seed: 12, tweetCount: 1000).prefix(5) {
             for line in exporter.encode(page).split(separator: "\n") {
@@ -116,7 +130,10 @@ import Testing
             }
         }
         #expect(checked == 500)
-        for other in [Fixtures.searchPage, Fixtures.singleTweet, Fixtures.v1Search, #"{"id":"1"}"#, #"{"id":"1","text":"t","data":[]}"#] {
+        for other in [
+            Fixtures.searchPage, Fixtures.singleTweet, Fixtures.v1Search, #"{"id":"1"}"#,
+            #"{"id":"1","text":"t","data":[]}"#,
+        ] {
             #expect(flattenedViaFast(Data(other.utf8)) == nil, "\(other.prefix(30))")
         }
     }
@@ -139,7 +156,8 @@ import Testing
             let data = Data(bytes)
             guard let fast = flattenedViaFast(data) else { continue }
             accepted += 1
-            #expect(fast == (try flattenedViaTree(data)), "paths disagree on: \(String(decoding: bytes, as: UTF8.self))")
+            #expect(
+                fast == (try flattenedViaTree(data)), "paths disagree on: \(String(decoding: bytes, as: UTF8.self))")
         }
         #expect(accepted > 100)
     }
@@ -161,7 +179,9 @@ import Testing
             }
             let data = Data(bytes)
             let line = try? CollectionLineDecoder.decode(line: data)
-            guard let fast = data.withUnsafeBytes({ FastPageDecoder.decode($0.bindMemory(to: UInt8.self)) }) else { continue }
+            guard let fast = data.withUnsafeBytes({ FastPageDecoder.decode($0.bindMemory(to: UInt8.self)) }) else {
+                continue
+            }
             fastAccepted += 1
             let tree = try viaTree(data)
             #expect(fast.page == tree, "paths disagree on: \(String(decoding: bytes, as: UTF8.self))")

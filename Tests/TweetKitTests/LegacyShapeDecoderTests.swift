@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TweetKit
 
 @Suite struct V1SearchDecoderTests {
@@ -13,8 +14,10 @@ import Testing
         #expect(retweet.source == "Twitter Web App")
         #expect(retweet.metrics?.retweets == 5)
         #expect(retweet.entities.mentions == [Mention(start: 3, end: 9, username: "carol", id: 222)])
-        #expect(retweet.displayText(in: page)
-            == "RT @carol: the whole original text, well past the truncation point of the retweet, kept in full & unescaped on display")
+        #expect(
+            retweet.displayText(in: page)
+                == "RT @carol: the whole original text, well past the truncation point of the retweet, kept in full & unescaped on display"
+        )
         #expect(page.includedTweets.first?.metrics?.likes == 9)
         #expect(page.includedTweets.first?.entities.hashtags == [Hashtag(start: 0, end: 4, tag: "full")])
 
@@ -30,13 +33,19 @@ import Testing
         #expect(reply.inReplyToUserID == 222)
         #expect(reply.conversationID == nil)
         #expect(reply.mediaKeys == ["3_99"])
-        #expect(page.media == [Media(mediaKey: "3_99", kind: .photo, url: "https://pbs.twimg.com/media/p.jpg", width: 1024, height: 768)])
+        #expect(
+            page.media == [
+                Media(
+                    mediaKey: "3_99", kind: .photo, url: "https://pbs.twimg.com/media/p.jpg", width: 1024, height: 768)
+            ])
         #expect(page.nextToken == "?max_id=1149812345678901233&q=x")
         #expect(page.newestID == 1149900000000000000)
     }
 
     @Test func v1SearchWithoutStatusesIsAProblem() {
-        #expect(throws: DecodingProblem.self) { try V1SearchDecoder.decodeSearch(from: #"{"search_metadata":{}}"#.data) }
+        #expect(throws: DecodingProblem.self) {
+            try V1SearchDecoder.decodeSearch(from: #"{"search_metadata":{}}"#.data)
+        }
     }
 }
 
@@ -45,11 +54,13 @@ import Testing
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweetkit-archive-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
     }
 
     func write(_ text: String, _ name: String) throws {
-        try text.write(to: folder.appendingPathComponent("data").appendingPathComponent(name), atomically: true, encoding: .utf8)
+        try text.write(
+            to: folder.appendingPathComponent("data").appendingPathComponent(name), atomically: true, encoding: .utf8)
     }
 
     func readAll(_ reader: ArchiveReader, batchSize: Int = 1000) throws -> (pages: [Page], skipped: [DecodingProblem]) {
@@ -127,13 +138,18 @@ import Testing
         try write(Fixtures.archivePart("tweets.part10", ids: 10...10), "tweets-part10.js")
         try write(Fixtures.archivePart("tweets.part1", ids: 2...2), "tweets-part1.js")
         let reader = try ArchiveReader(url: folder.appendingPathComponent("data"))
-        #expect(reader.parts.map(\.lastPathComponent) == ["tweets.js", "tweets-part1.js", "tweets-part2.js", "tweets-part10.js"])
+        #expect(
+            reader.parts.map(\.lastPathComponent) == [
+                "tweets.js", "tweets-part1.js", "tweets-part2.js", "tweets-part10.js",
+            ])
         #expect(try readAll(reader).pages.flatMap(\.tweets).map(\.id) == [1, 2, 3, 10])
     }
 
     @Test func badEntriesAreSkippedAndNamed() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        try write(#"window.YTD.tweets.part0 = [ {"tweet":{"id_str":"1","full_text":"ok"}}, {"tweet":{"full_text":"no id"}}, {"tweet":{"id_str":"3","full_text":"ok too"}} ]"#, "tweets.js")
+        try write(
+            #"window.YTD.tweets.part0 = [ {"tweet":{"id_str":"1","full_text":"ok"}}, {"tweet":{"full_text":"no id"}}, {"tweet":{"id_str":"3","full_text":"ok too"}} ]"#,
+            "tweets.js")
         let (pages, skipped) = try readAll(try ArchiveReader(url: folder))
         #expect(pages.flatMap(\.tweets).map(\.id) == [1, 3])
         #expect(skipped.count == 1)
@@ -181,10 +197,14 @@ import Testing
     }
 
     @Test func singleLookupsV1AndSkippableLines() throws {
-        #expect(try CollectionLineDecoder.decode(line: Fixtures.singleTweet.data)?.tweets.map(\.id) == [1212092628029698048])
-        #expect(try CollectionLineDecoder.decode(line: Fixtures.userFound.data)?.users.map(\.username) == ["XDevelopers"])
+        #expect(
+            try CollectionLineDecoder.decode(line: Fixtures.singleTweet.data)?.tweets.map(\.id) == [1212092628029698048]
+        )
+        #expect(
+            try CollectionLineDecoder.decode(line: Fixtures.userFound.data)?.users.map(\.username) == ["XDevelopers"])
         #expect(try CollectionLineDecoder.decode(line: Fixtures.v1Search.data)?.tweets.count == 2)
-        let status = #"{"id_str":"7","text":"twarc1 line","user":{"id_str":"8","screen_name":"old"},"created_at":"Fri Jul 12 23:40:37 +0000 2019"}"#
+        let status =
+            #"{"id_str":"7","text":"twarc1 line","user":{"id_str":"8","screen_name":"old"},"created_at":"Fri Jul 12 23:40:37 +0000 2019"}"#
         #expect(try CollectionLineDecoder.decode(line: status.data)?.tweets.first?.authorID == 8)
         #expect(try CollectionLineDecoder.decode(line: Data()) == nil)
         #expect(try CollectionLineDecoder.decode(line: "  \r".data) == nil)
@@ -202,7 +222,10 @@ import Testing
     }
 
     @Test func mixedFileIsDetectedLineByLine() throws {
-        let file = [Fixtures.twarcRawLine, "", Fixtures.emptyPage, Fixtures.twarcFlatLine, Fixtures.singleTweet.replacingOccurrences(of: "\n", with: " ")]
+        let file = [
+            Fixtures.twarcRawLine, "", Fixtures.emptyPage, Fixtures.twarcFlatLine,
+            Fixtures.singleTweet.replacingOccurrences(of: "\n", with: " "),
+        ]
         let ids = try file.compactMap { try CollectionLineDecoder.decode(line: $0.data) }.flatMap(\.tweets).map(\.id)
         #expect(ids == [30, 40, 1212092628029698048])
     }

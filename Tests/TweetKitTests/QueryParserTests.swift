@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TweetKit
 
 @Suite("Query parser")
@@ -36,11 +37,14 @@ struct QueryParserTests {
         ])
         #expect(try parse("a (b OR c)") == expected)
         // Redundant grouping flattens, so printing and parsing again gives the same tree.
-        #expect(try parse("((a OR b) OR c)") == .or([.term(.keyword("a")), .term(.keyword("b")), .term(.keyword("c"))]))
+        #expect(
+            try parse("((a OR b) OR c)") == .or([.term(.keyword("a")), .term(.keyword("b")), .term(.keyword("c"))]))
     }
 
     @Test func lowercaseOrIsAWord() throws {
-        #expect(try parse("this or that") == .and([.term(.keyword("this")), .term(.keyword("or")), .term(.keyword("that"))]))
+        #expect(
+            try parse("this or that")
+                == .and([.term(.keyword("this")), .term(.keyword("or")), .term(.keyword("that"))]))
     }
 
     @Test func everyOperator() throws {
@@ -83,7 +87,9 @@ struct QueryParserTests {
 
     @Test func negation() throws {
         #expect(try parse("cats -dogs") == .and([.term(.keyword("cats")), .not(.keyword("dogs"))]))
-        #expect(try parse("-is:retweet -\"a b\" -#x") == .and([.not(.is(.retweet)), .not(.phrase("a b")), .not(.hashtag("x"))]))
+        #expect(
+            try parse("-is:retweet -\"a b\" -#x")
+                == .and([.not(.is(.retweet)), .not(.phrase("a b")), .not(.hashtag("x"))]))
     }
 
     @Test func errorsNameTheColumnAndWhatWasExpected() {
@@ -149,8 +155,11 @@ struct QueryParserTests {
 struct QueryTermTests {
     @Test func textualTermsAreTheOnesTheIndexAnswers() throws {
         let query = try SearchQuery(parsing: "a \"b c\" #d $E @f url:g from:h lang:en is:reply has:media min_likes:1")
-        #expect(query.root.terms.filter(\.isTextual) == [.keyword("a"), .phrase("b c"), .hashtag("d"), .cashtag("E"),
-                                                          .mention("f"), .url("g")])
+        #expect(
+            query.root.terms.filter(\.isTextual) == [
+                .keyword("a"), .phrase("b c"), .hashtag("d"), .cashtag("E"),
+                .mention("f"), .url("g"),
+            ])
         #expect(query.root.terms.count == 11)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TweetKit
 
 /// A small deterministic generator (SplitMix64), so a failing case can be reproduced from its seed.
@@ -84,7 +85,8 @@ struct QueryRoundTripTests {
         var rng = SeededGenerator(state: 7)
         var parsed = 0
         for _ in 0..<20_000 {
-            let text = String((0..<Int.random(in: 0..<40, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            let text = String(
+                (0..<Int.random(in: 0..<40, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
             do {
                 let query = try SearchQuery(parsing: text)
                 parsed += 1

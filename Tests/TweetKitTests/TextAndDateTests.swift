@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TweetKit
 
 @Suite struct TwitterDateTests {
@@ -9,14 +10,19 @@ import Testing
         #expect(TwitterDate.parseISO8601("2021-11-15T18:00:00Z") == expected)
         #expect(TwitterDate.parseISO8601("2021-11-15T19:30:00+01:30") == expected)
         #expect(TwitterDate.parseISO8601("2021-11-15T18:00:00.250Z") == Date(timeIntervalSince1970: 1_636_999_200.25))
-        for bad in ["", "2021-11-15", "2021-13-15T18:00:00Z", "2021-11-15T18:00:00Q", "2021-11-15T18:00:00Zjunk", "abcd-ef-ghTij:kl:mnZ"] {
+        for bad in [
+            "", "2021-11-15", "2021-13-15T18:00:00Z", "2021-11-15T18:00:00Q", "2021-11-15T18:00:00Zjunk",
+            "abcd-ef-ghTij:kl:mnZ",
+        ] {
             #expect(TwitterDate.parseISO8601(bad) == nil, "\(bad)")
         }
     }
 
     @Test func classicFormParsesWithItsOffset() {
-        #expect(TwitterDate.parseClassic("Fri Jul 12 23:40:37 +0000 2019") == Date(timeIntervalSince1970: 1_562_974_837))
-        #expect(TwitterDate.parseClassic("Sat Jul 13 01:40:37 +0200 2019") == Date(timeIntervalSince1970: 1_562_974_837))
+        #expect(
+            TwitterDate.parseClassic("Fri Jul 12 23:40:37 +0000 2019") == Date(timeIntervalSince1970: 1_562_974_837))
+        #expect(
+            TwitterDate.parseClassic("Sat Jul 13 01:40:37 +0200 2019") == Date(timeIntervalSince1970: 1_562_974_837))
         #expect(TwitterDate.parseClassic("Fri Foo 12 23:40:37 +0000 2019") == nil)
         #expect(TwitterDate.parse("Fri Jul 12 23:40:37 +0000 2019") == TwitterDate.parse("2019-07-12T23:40:37.000Z"))
     }
@@ -34,7 +40,8 @@ import Testing
             let whole = Date(timeIntervalSince1970: Double(milliseconds / 1000))
             #expect(TwitterDate.parseClassic(TwitterDate.formatClassic(whole)) == whole)
         }
-        #expect(TwitterDate.formatClassic(Date(timeIntervalSince1970: 1_562_974_837)) == "Fri Jul 12 23:40:37 +0000 2019")
+        #expect(
+            TwitterDate.formatClassic(Date(timeIntervalSince1970: 1_562_974_837)) == "Fri Jul 12 23:40:37 +0000 2019")
         #expect(TwitterDate.formatISO8601(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
     }
 

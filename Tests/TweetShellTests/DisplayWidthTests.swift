@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import TweetShell
 
 final class DisplayWidthTests: XCTestCase {
@@ -46,7 +47,8 @@ final class DisplayWidthTests: XCTestCase {
         for width in [10, 20, 40] {
             let lines = DisplayWidth.wrap(text, width: width)
             XCTAssertTrue(lines.allSatisfy { DisplayWidth.of($0) <= width }, "width \(width): \(lines)")
-            XCTAssertEqual(lines.joined().filter { $0 != " " }, text.filter { $0 != " " }, "nothing lost at width \(width)")
+            XCTAssertEqual(
+                lines.joined().filter { $0 != " " }, text.filter { $0 != " " }, "nothing lost at width \(width)")
         }
     }
 

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import TweetShell
 
 final class LaunchOptionsTests: XCTestCase {

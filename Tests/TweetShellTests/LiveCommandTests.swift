@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import TweetShell
 
 /// `live` as a command: parsing, help, and refusing to run without a terminal.
@@ -17,9 +18,11 @@ final class LiveCommandTests: XCTestCase {
     }
 
     func testSettingsPerSource() {
-        XCTAssertEqual(LiveSettings.defaults(for: .local, pageSize: 20),
-                       LiveSettings(source: .local, debounceMilliseconds: 250, minimumQueryLength: 1, pageSize: 20))
-        XCTAssertEqual(LiveSettings.defaults(for: .x, pageSize: 10),
-                       LiveSettings(source: .x, debounceMilliseconds: 500, minimumQueryLength: 3, pageSize: 10))
+        XCTAssertEqual(
+            LiveSettings.defaults(for: .local, pageSize: 20),
+            LiveSettings(source: .local, debounceMilliseconds: 250, minimumQueryLength: 1, pageSize: 20))
+        XCTAssertEqual(
+            LiveSettings.defaults(for: .x, pageSize: 10),
+            LiveSettings(source: .x, debounceMilliseconds: 500, minimumQueryLength: 3, pageSize: 10))
     }
 }

@@ -2,6 +2,7 @@ import StreamCore
 import StreamTesting
 import TweetKit
 import XCTest
+
 @testable import TweetShell
 
 /// The live view model under a virtual clock: debounce, removeDuplicates, the minimum query length and switchToLatest.
@@ -15,8 +16,9 @@ final class LiveViewModelTests: XCTestCase {
     private func makeViewModel(source: SourceKind, initialQuery: String = "") {
         scheduler = TestScheduler()
         service = ManualSearchService()
-        viewModel = LiveViewModel(service: service, settings: .defaults(for: source, pageSize: 3), scheduler: scheduler,
-                                  initialQuery: initialQuery)
+        viewModel = LiveViewModel(
+            service: service, settings: .defaults(for: source, pageSize: 3), scheduler: scheduler,
+            initialQuery: initialQuery)
         viewModel.$state.sink { [unowned self] in states.append($0) }.store(in: &cancellables)
         // receive(on:) delivers its subscription on the scheduler; the current-value subject replays what was typed.
         scheduler.advance()
@@ -44,7 +46,8 @@ final class LiveViewModelTests: XCTestCase {
         XCTAssertEqual(service.calls.map(\.search.recordsHistory), [false], "typing is not a search to remember")
         type(["swi "], every: 0)
         scheduler.advance(by: .milliseconds(250))
-        XCTAssertEqual(service.calls.map(\.search.query), ["swi", "swi"], "the space makes it a whole word: searched again")
+        XCTAssertEqual(
+            service.calls.map(\.search.query), ["swi", "swi"], "the space makes it a whole word: searched again")
         XCTAssertEqual(service.calls.map(\.search.prefixLastWord), [true, false])
 
         makeViewModel(source: .x)
@@ -97,7 +100,8 @@ final class LiveViewModelTests: XCTestCase {
         XCTAssertEqual(service.calls.count, 1)
         type(["swift lang:en"], every: 600)
         XCTAssertEqual(service.calls.map(\.search.query), ["swift", "swift lang:en"])
-        XCTAssertEqual(service.calls[0].publisher.cancelCount, 1, "switchToLatest cancelled the slow search at its source")
+        XCTAssertEqual(
+            service.calls[0].publisher.cancelCount, 1, "switchToLatest cancelled the slow search at its source")
         XCTAssertEqual(service.calls[1].publisher.cancelCount, 0)
 
         // The slow answer turns up after all: it is stale and changes nothing.
@@ -186,7 +190,8 @@ final class LiveViewModelTests: XCTestCase {
     func testErrorsAndWaitsShowAndTypingGoesOn() {
         makeViewModel(source: .x)
         type(["swift"], every: 600)
-        _ = service.calls[0].publisher.send(.waiting(WaitNotice(reason: "rate limit on /2/tweets/search/recent, 12 s", secondsLeft: 12)))
+        _ = service.calls[0].publisher.send(
+            .waiting(WaitNotice(reason: "rate limit on /2/tweets/search/recent, 12 s", secondsLeft: 12)))
         scheduler.advance()
         XCTAssertEqual(viewModel.state.wait?.secondsLeft, 12)
         XCTAssertTrue(viewModel.state.isSearching, "the wait does not end the search")

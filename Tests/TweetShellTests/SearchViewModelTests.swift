@@ -2,6 +2,7 @@ import StreamCore
 import StreamTesting
 import TweetKit
 import XCTest
+
 @testable import TweetShell
 
 /// A search service whose every call returns a hand-driven publisher, so tests control timing and see cancels.
@@ -29,7 +30,9 @@ final class ManualSearchService: SearchService, @unchecked Sendable {
         record(search, cursor, pageSize)
     }
 
-    private func record(_ search: SearchOptions, _ cursor: String?, _ pageSize: Int) -> AnyPublisher<SearchProgress, any Error> {
+    private func record(_ search: SearchOptions, _ cursor: String?, _ pageSize: Int) -> AnyPublisher<
+        SearchProgress, any Error
+    > {
         let publisher = ManualPublisher<SearchProgress, any Error>()
         lock.lock()
         recorded.append(Call(search: search, cursor: cursor, pageSize: pageSize, publisher: publisher))

@@ -1,26 +1,35 @@
-import XCTest
 import TweetKit
+import XCTest
+
 @testable import TweetShell
 
 final class ShellCommandTests: XCTestCase {
     func testSearchKeepsTheQueryRawWithQuotesAndOperators() throws {
         let command = try ShellCommand.parse(#"search --limit 50 --sort relevancy "async await" lang:en -is:retweet"#)
-        XCTAssertEqual(command, .search(SearchOptions(query: #""async await" lang:en -is:retweet"#, limit: 50, sort: .relevancy)))
+        XCTAssertEqual(
+            command, .search(SearchOptions(query: #""async await" lang:en -is:retweet"#, limit: 50, sort: .relevancy)))
     }
 
     func testSearchFlags() throws {
         let command = try ShellCommand.parse("search --source x --archive --new --refresh from:swiftlang")
-        XCTAssertEqual(command, .search(SearchOptions(query: "from:swiftlang", source: .x, fullArchive: true, newOnly: true, refresh: true)))
+        XCTAssertEqual(
+            command,
+            .search(SearchOptions(query: "from:swiftlang", source: .x, fullArchive: true, newOnly: true, refresh: true))
+        )
     }
 
     func testFlagsMayFollowTheQuery() throws {
         let command = try ShellCommand.parse(#"search "exact phrase"  lang:en --limit 5 -is:retweet --new"#)
-        XCTAssertEqual(command, .search(SearchOptions(query: #""exact phrase" lang:en -is:retweet"#, limit: 5, newOnly: true)))
+        XCTAssertEqual(
+            command, .search(SearchOptions(query: #""exact phrase" lang:en -is:retweet"#, limit: 5, newOnly: true)))
     }
 
     func testSearchErrorsNameTheColumn() {
-        XCTAssertEqual(parseError("search --limit 0 swift"), CommandError("--limit takes a number from 1 to 500, found '0'", column: 16))
-        XCTAssertEqual(parseError("search --bogus swift"), CommandError("unknown option '--bogus' for search", column: 8))
+        XCTAssertEqual(
+            parseError("search --limit 0 swift"),
+            CommandError("--limit takes a number from 1 to 500, found '0'", column: 16))
+        XCTAssertEqual(
+            parseError("search --bogus swift"), CommandError("unknown option '--bogus' for search", column: 8))
         XCTAssertEqual(parseError("search"), CommandError("search needs a query, e.g. search swift lang:en", column: 7))
         XCTAssertEqual(parseError("search \"unclosed"), CommandError("unclosed quote", column: 8))
     }
@@ -28,9 +37,12 @@ final class ShellCommandTests: XCTestCase {
     func testReferences() throws {
         XCTAssertEqual(try ShellCommand.parse("show 27"), .show(.index(27)))
         XCTAssertEqual(try ShellCommand.parse("show 1460323737035677698"), .show(.id(1460323737035677698)))
-        XCTAssertEqual(try ShellCommand.parse("thread https://x.com/someone/status/1460323737035677698?s=20"),
-                       .thread(.id(1460323737035677698)))
-        XCTAssertEqual(parseError("show abc"), CommandError("expected a result number, tweet id or tweet URL, found 'abc'", column: 6))
+        XCTAssertEqual(
+            try ShellCommand.parse("thread https://x.com/someone/status/1460323737035677698?s=20"),
+            .thread(.id(1460323737035677698)))
+        XCTAssertEqual(
+            parseError("show abc"),
+            CommandError("expected a result number, tweet id or tweet URL, found 'abc'", column: 6))
         XCTAssertEqual(parseError("show 3 4"), CommandError("unexpected '4' after show", column: 8))
     }
 
@@ -44,7 +56,8 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("again 3 --new"), .again(3, new: true, refresh: false))
         XCTAssertEqual(try ShellCommand.parse("source local"), .source(.local))
         XCTAssertEqual(try ShellCommand.parse("export 'my results.csv'"), .export(path: "my results.csv", format: .csv))
-        XCTAssertEqual(try ShellCommand.parse("export out.txt --format flat"), .export(path: "out.txt", format: .flattenedJSONL))
+        XCTAssertEqual(
+            try ShellCommand.parse("export out.txt --format flat"), .export(path: "out.txt", format: .flattenedJSONL))
         XCTAssertEqual(try ShellCommand.parse("format json"), .format(.json))
         XCTAssertEqual(try ShellCommand.parse("EXIT"), .quit)
         XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))
@@ -58,7 +71,8 @@ final class ShellCommandTests: XCTestCase {
     }
 
     func testStatementsSplitAtSemicolonsOutsideQuotes() {
-        XCTAssertEqual(CommandWords.statements(#"search "a; b"; more ;show 3;"#), [#"search "a; b""#, "more", "show 3"])
+        XCTAssertEqual(
+            CommandWords.statements(#"search "a; b"; more ;show 3;"#), [#"search "a; b""#, "more", "show 3"])
     }
 
     func testParserNeverCrashesOnArbitraryInput() {

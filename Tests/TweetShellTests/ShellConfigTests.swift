@@ -1,30 +1,33 @@
 import XCTest
+
 @testable import TweetShell
 
 final class ShellConfigTests: XCTestCase {
     func testReadsKnownKeysAndReportsProblemsWithTheirLine() {
         let text = """
-        # tweetsh settings
-        source = local
-        page_size = 50
-        format = detail
-        colour = never
-        api_base = "http://127.0.0.1:8080"
-        pagesize = 10
-        format = fancy
-        just words
-        """
+            # tweetsh settings
+            source = local
+            page_size = 50
+            format = detail
+            colour = never
+            api_base = "http://127.0.0.1:8080"
+            pagesize = 10
+            format = fancy
+            just words
+            """
         let (config, problems) = ShellConfig.parse(text)
         XCTAssertEqual(config.source, .local)
         XCTAssertEqual(config.pageSize, 50)
         XCTAssertEqual(config.format, .detail)
         XCTAssertEqual(config.color, "never")
         XCTAssertEqual(config.apiBase, "http://127.0.0.1:8080")
-        XCTAssertEqual(problems, [
-            "config:7: unknown key 'pagesize'; known keys: source, page_size, format, color, api_base",
-            "config:8: format must be compact, detail, json or csv, found 'fancy'",
-            "config:9: expected 'key = value', found 'just words'",
-        ])
+        XCTAssertEqual(
+            problems,
+            [
+                "config:7: unknown key 'pagesize'; known keys: source, page_size, format, color, api_base",
+                "config:8: format must be compact, detail, json or csv, found 'fancy'",
+                "config:9: expected 'key = value', found 'just words'",
+            ])
     }
 
     func testColourFollowsNoColorTTYAndTheOverride() {

@@ -2,15 +2,20 @@ import Foundation
 import Synchronization
 import Testing
 import TweetKit
+
 @testable import TweetStore
 
 @Suite("Store file, cache, history and cancellation")
 struct StoreFileTests {
     @Test func defaultPathFollowsXDG() {
-        #expect(StoreLocation.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"]) == "/data/tweetsh/tweets.sqlite")
-        #expect(StoreLocation.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"])
+        #expect(
+            StoreLocation.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"])
+                == "/data/tweetsh/tweets.sqlite")
+        #expect(
+            StoreLocation.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/u"])
                 == "/home/u/.local/share/tweetsh/tweets.sqlite")
-        #expect(StoreLocation.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/tweetsh/tweets.sqlite")
+        #expect(
+            StoreLocation.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/tweetsh/tweets.sqlite")
     }
 
     @Test func tildeMeansHome() {
@@ -27,9 +32,11 @@ struct StoreFileTests {
             try await store.insert([Fixtures.page])
             let mode = try await store.database.run { try $0.rows("PRAGMA journal_mode") { $0.text(0) } }
             #expect(mode == ["wal"])
-            #expect(try await store.database.run { try $0.scalar("PRAGMA user_version") } == Int64(Schema.currentVersion))
+            #expect(
+                try await store.database.run { try $0.scalar("PRAGMA user_version") } == Int64(Schema.currentVersion))
         }
-        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("nested/dir").path)
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: folder.appendingPathComponent("nested/dir").path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
         let reopened = try TweetStore(location: .file(path))
         #expect(try await reopened.search(SearchRequest(query: "#SwiftLang"), cursor: nil).tweets.map(\.id) == [100])
@@ -44,7 +51,8 @@ struct StoreFileTests {
         do {
             let connection = try Connection(path: path)
             try connection.execute(Schema.migrations[0].sql + "; PRAGMA user_version = 1;")
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO users(id, username, name) VALUES (1, 'alice', 'Alice'), (2, 'bob', 'Bob');
                 INSERT INTO tweets(id, author_id, conversation_id, reply_to_user, flags, text) VALUES
                     (100, 1, NULL, NULL, 256, 'hello swift'),
@@ -61,7 +69,9 @@ struct StoreFileTests {
         #expect(try await store.database.run { try $0.scalar("PRAGMA user_version") } == Int64(Schema.currentVersion))
         _ = try TweetStore(location: .file(path)) { _ in Issue.record("a current file needs no upgrade") }
         _ = try TweetStore(location: .inMemory) { _ in Issue.record("a new store needs no upgrade") }
-        let indexes = try await store.database.run { try $0.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'tweets_%'") }
+        let indexes = try await store.database.run {
+            try $0.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'tweets_%'")
+        }
         #expect(indexes == 0)
         func ids(_ query: String) async throws -> [UInt64] {
             try await store.search(SearchRequest(query: query), cursor: nil).tweets.map(\.id.rawValue)
@@ -112,11 +122,16 @@ struct StoreFileTests {
         let path = folder.appendingPathComponent("t.sqlite").path
         do {
             let store = try TweetStore(location: .file(path))
-            try await store.recordSearch(SearchHistoryEntry(
-                query: "swift", source: "x", lastRun: Date(timeIntervalSince1970: 10), newestID: 500, nextCursor: "n1"))
-            try await store.recordSearch(SearchHistoryEntry(query: "rust", source: "local", lastRun: Date(timeIntervalSince1970: 20)))
-            try await store.recordSearch(SearchHistoryEntry(
-                query: "swift", source: "x", lastRun: Date(timeIntervalSince1970: 30), newestID: 400, nextCursor: "n2"))
+            try await store.recordSearch(
+                SearchHistoryEntry(
+                    query: "swift", source: "x", lastRun: Date(timeIntervalSince1970: 10), newestID: 500,
+                    nextCursor: "n1"))
+            try await store.recordSearch(
+                SearchHistoryEntry(query: "rust", source: "local", lastRun: Date(timeIntervalSince1970: 20)))
+            try await store.recordSearch(
+                SearchHistoryEntry(
+                    query: "swift", source: "x", lastRun: Date(timeIntervalSince1970: 30), newestID: 400,
+                    nextCursor: "n2"))
         }
         let store = try TweetStore(location: .file(path))
         let history = try await store.searchHistory()
@@ -132,7 +147,8 @@ struct StoreFileTests {
         let store = try TweetStore(location: .inMemory)
         let slow = Task {
             try await store.database.run { connection in
-                try connection.scalar("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n")
+                try connection.scalar(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n")
             }
         }
         try await Task.sleep(for: .milliseconds(50))
@@ -149,7 +165,9 @@ struct StoreFileTests {
             for n in 0..<40 {
                 group.addTask {
                     if n % 4 == 0 {
-                        try await store.insert([Page(tweets: [Tweet(id: TweetID(UInt64(10_000 + n)), text: "swift task \(n)")])])
+                        try await store.insert([
+                            Page(tweets: [Tweet(id: TweetID(UInt64(10_000 + n)), text: "swift task \(n)")])
+                        ])
                         return 0
                     }
                     return try await store.search(SearchRequest(query: "swift"), cursor: nil).tweets.count

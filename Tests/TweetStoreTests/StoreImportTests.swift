@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetKit
+
 @testable import TweetStore
 
 @Suite("Store import")
@@ -44,7 +45,9 @@ struct StoreImportTests {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("tweets.jsonl")
-        try write((1...12_000).map { Fixtures.line(id: $0, text: "word\($0 % 50) shared text", author: "a\($0 % 7)") }, to: file)
+        try write(
+            (1...12_000).map { Fixtures.line(id: $0, text: "word\($0 % 50) shared text", author: "a\($0 % 7)") },
+            to: file)
         let store = try TweetStore(location: .file(folder.appendingPathComponent("t.sqlite").path))
         let progress = ProgressLog()
         let first = try await store.importJSONL(at: file, decodeLine: Fixtures.decodeLine) { progress.append($0) }
@@ -82,7 +85,9 @@ struct StoreImportTests {
             let stats = try await store.statistics()
             #expect(stats.tweets > 0 && stats.tweets < 40_000)
             // Every committed batch is whole: the import record and the tables agree.
-            let recorded = try await store.database.run { try ImportState.load($0, path: file.standardizedFileURL.path) }
+            let recorded = try await store.database.run {
+                try ImportState.load($0, path: file.standardizedFileURL.path)
+            }
             #expect(recorded?.tweets == stats.tweets)
             #expect(recorded?.line == stats.tweets)
             try await store.checkIntegrity()
@@ -108,8 +113,11 @@ struct StoreImportTests {
         let path = folder.appendingPathComponent("t.sqlite").path
         let store = try TweetStore(location: .file(path))
         // The second batch (lines 5,001-10,000) fails inside its transaction; the third is queued behind it by then.
-        try await store.database.run { try $0.execute(
-            "CREATE TRIGGER fail_once BEFORE INSERT ON tweets WHEN NEW.id = 7000 BEGIN SELECT RAISE(ABORT, 'injected failure'); END") }
+        try await store.database.run {
+            try $0.execute(
+                "CREATE TRIGGER fail_once BEFORE INSERT ON tweets WHEN NEW.id = 7000 BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
+            )
+        }
         let failed = await #expect(throws: StoreError.self) {
             try await store.importJSONL(at: file, decodeLine: Fixtures.decodeLine)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetKit
+
 @testable import TweetStore
 
 @Suite("Store paging")
@@ -9,10 +10,14 @@ struct StorePagingTests {
     static func store(countLimit: Int = 1_000) async throws -> TweetStore {
         let store = try TweetStore(location: .inMemory, countLimit: countLimit)
         let tweets = (1...257).map { n in
-            Tweet(id: TweetID(UInt64(n) * 7), text: Array(repeating: "common", count: 1 + n % 4).joined(separator: " ")
-                  + (n % 3 == 0 ? " rare" : "") + " filler\(n)", authorID: UserID(UInt64(n % 5 + 1)))
+            Tweet(
+                id: TweetID(UInt64(n) * 7),
+                text: Array(repeating: "common", count: 1 + n % 4).joined(separator: " ")
+                    + (n % 3 == 0 ? " rare" : "") + " filler\(n)", authorID: UserID(UInt64(n % 5 + 1)))
         }
-        try await store.insert([Page(tweets: tweets, users: (1...5).map { User(id: UserID(UInt64($0)), username: "u\($0)", name: "U") })])
+        try await store.insert([
+            Page(tweets: tweets, users: (1...5).map { User(id: UserID(UInt64($0)), username: "u\($0)", name: "U") })
+        ])
         return store
     }
 
@@ -34,7 +39,8 @@ struct StorePagingTests {
     func recencyPagesHaveNoDuplicatesOrGaps(query: String) async throws {
         let store = try await Self.store()
         let (ids, _) = try await allPages(store, SearchRequest(query: query, pageSize: 20))
-        let expected = try await store.search(SearchRequest(query: query, pageSize: 1_000), cursor: nil).tweets.map(\.id.rawValue)
+        let expected = try await store.search(SearchRequest(query: query, pageSize: 1_000), cursor: nil).tweets.map(
+            \.id.rawValue)
         #expect(ids == expected)
         #expect(ids == ids.sorted(by: >))
         #expect(!ids.isEmpty)
@@ -53,7 +59,8 @@ struct StorePagingTests {
         let (ids, _) = try await allPages(store, SearchRequest(query: "common", pageSize: 10, sort: .relevancy))
         #expect(ids.count == 257)
         #expect(Set(ids).count == 257)
-        let single = try await store.search(SearchRequest(query: "common", pageSize: 1_000, sort: .relevancy), cursor: nil)
+        let single = try await store.search(
+            SearchRequest(query: "common", pageSize: 1_000, sort: .relevancy), cursor: nil)
         #expect(ids == single.tweets.map(\.id.rawValue))
     }
 
@@ -73,7 +80,8 @@ struct StorePagingTests {
         // "-rare" has no word to look up, so counting reads rows: up to ten pages are counted.
         #expect(try await store.search(SearchRequest(query: "-rare", pageSize: 20), cursor: nil).resultCount == 172)
         #expect(try await store.search(SearchRequest(query: "-rare", pageSize: 10), cursor: nil).resultCount == nil)
-        #expect(try await store.search(SearchRequest(query: "common from:u1", pageSize: 10), cursor: nil).resultCount == 51)
+        #expect(
+            try await store.search(SearchRequest(query: "common from:u1", pageSize: 10), cursor: nil).resultCount == 51)
     }
 
     @Test func newTweetsDoNotShiftLaterPages() async throws {

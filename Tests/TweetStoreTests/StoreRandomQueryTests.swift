@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetKit
+
 @testable import TweetStore
 
 @Suite("Random queries against the store")
@@ -9,10 +10,12 @@ struct StoreRandomQueryTests {
     /// taken as a prefix (as live search asks) or not.
     @Test func everyParsedQueryRuns() async throws {
         let store = try await Fixtures.store()
-        let pieces = ["swift", "Café", "é", "\u{301}", "🚀", "_", "-", "\"a b\"", "\"🚀\"", "#", "#swiftlang", "@bob", "$AAPL",
-                      "OR", "(", ")", "from:alice", "to:1", "lang:fr", "is:reply", "has:links", "url:example.com",
-                      "url:\"a b\"", "min_likes:5", "since:2024-01-01", "until:2024-03-01", "conversation_id:100",
-                      "NOT", "AND", "NEAR", "*", "^", ":", "'", "\"", "東京", "ありがとう", "x_y", "a.b", "12:30"]
+        let pieces = [
+            "swift", "Café", "é", "\u{301}", "🚀", "_", "-", "\"a b\"", "\"🚀\"", "#", "#swiftlang", "@bob", "$AAPL",
+            "OR", "(", ")", "from:alice", "to:1", "lang:fr", "is:reply", "has:links", "url:example.com",
+            "url:\"a b\"", "min_likes:5", "since:2024-01-01", "until:2024-03-01", "conversation_id:100",
+            "NOT", "AND", "NEAR", "*", "^", ":", "'", "\"", "東京", "ありがとう", "x_y", "a.b", "12:30",
+        ]
         var random = SplitMix64(seed: 11)
         var ran = 0
         for _ in 0..<1_500 {

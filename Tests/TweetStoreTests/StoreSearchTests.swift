@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetKit
+
 @testable import TweetStore
 
 @Suite("Store search semantics")
@@ -95,21 +96,26 @@ struct StoreSearchTests {
 
     @Test func timelineAndConversation() async throws {
         let store = try await Fixtures.store()
-        #expect(try await store.userTimeline(username: "@Alice", cursor: nil, limit: 10).tweets.map(\.id) == [400, 100])
+        #expect(
+            try await store.userTimeline(username: "@Alice", cursor: nil, limit: 10).tweets.map(\.id) == [400, 100])
         let thread = try await store.conversation(id: 100, cursor: nil, limit: 1)
         #expect(thread.tweets.map(\.id) == [200])
         let rest = try await store.conversation(id: 100, cursor: thread.nextToken, limit: 1)
         #expect(rest.tweets.map(\.id) == [100])
-        await #expect(throws: StoreError.self) { try await store.userTimeline(username: "no spaces", cursor: nil, limit: 5) }
+        await #expect(throws: StoreError.self) {
+            try await store.userTimeline(username: "no spaces", cursor: nil, limit: 5)
+        }
     }
 
     @Test func relevanceRanksDenserMatchesFirst() async throws {
         let store = try TweetStore(location: .inMemory)
-        try await store.insert([Page(tweets: [
-            Tweet(id: 1, text: "rust rust rust rust"),
-            Tweet(id: 2, text: "rust and a long sentence about many other unrelated things entirely"),
-            Tweet(id: 3, text: "rust rust"),
-        ])])
+        try await store.insert([
+            Page(tweets: [
+                Tweet(id: 1, text: "rust rust rust rust"),
+                Tweet(id: 2, text: "rust and a long sentence about many other unrelated things entirely"),
+                Tweet(id: 3, text: "rust rust"),
+            ])
+        ])
         #expect(try await ids(store, "rust", sort: .relevancy) == [1, 3, 2])
         #expect(try await ids(store, "rust") == [3, 2, 1])
         // Without words to rank, relevance falls back to recency.
@@ -118,8 +124,12 @@ struct StoreSearchTests {
 
     @Test func badQueriesAndCursorsAreErrorsNotCrashes() async throws {
         let store = try await Fixtures.store()
-        await #expect(throws: QueryParseError.self) { try await store.search(SearchRequest(query: "a OR"), cursor: nil) }
-        await #expect(throws: StoreError.self) { try await store.search(SearchRequest(query: "swift"), cursor: "nonsense") }
+        await #expect(throws: QueryParseError.self) {
+            try await store.search(SearchRequest(query: "a OR"), cursor: nil)
+        }
+        await #expect(throws: StoreError.self) {
+            try await store.search(SearchRequest(query: "swift"), cursor: "nonsense")
+        }
         await #expect(throws: StoreError.self) {
             try await store.search(SearchRequest(query: "swift", sort: .relevancy), cursor: "r100")
         }
@@ -195,8 +205,10 @@ struct StoreSearchTests {
         let store = try await Fixtures.store()
         let plan = try await store.explain(SearchQuery(parsing: "swift (#a OR @b) -rust from:alice lang:en"))
         // from: is looked up in the index by the author's id (alice is user 1), so it joins the words' expression.
-        #expect(plan.contains(
-            "match: ((body:\"swift\" AND (tags:\"a\" OR mentions:\"b\") AND refs:\"a1\") NOT (body:\"rust\"))"), "\(plan)")
+        #expect(
+            plan.contains(
+                "match: ((body:\"swift\" AND (tags:\"a\" OR mentions:\"b\") AND refs:\"a1\") NOT (body:\"rust\"))"),
+            "\(plan)")
         #expect(plan.contains("where: (coalesce(t.lang = ? COLLATE NOCASE, 0))"))
         #expect(plan.contains("values: 'en'"))
         let nobody = try await store.explain(SearchQuery(parsing: "from:nobody swift"))
@@ -209,7 +221,8 @@ struct StoreSearchTests {
         let store = try await Fixtures.store()
         let request = SearchRequest(query: "-zzz", sinceID: 200, untilID: 600)
         #expect(try await store.search(request, cursor: nil).tweets.map(\.id) == [500, 400, 300])
-        let timed = SearchRequest(query: "-zzz", startTime: Fixtures.day("2024-03-10"), endTime: Fixtures.day("2024-04-10"))
+        let timed = SearchRequest(
+            query: "-zzz", startTime: Fixtures.day("2024-03-10"), endTime: Fixtures.day("2024-04-10"))
         #expect(try await store.search(timed, cursor: nil).tweets.map(\.id) == [400, 300])
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
-@testable import XAPI
 import XAPIStub
+
+@testable import XAPI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A fresh `$XDG_CONFIG_HOME` per test.
 private func temporaryConfigHome() throws -> URL {
@@ -38,7 +40,8 @@ struct AuthTests {
 
         harness.stub.enqueue(.tokenTypeNotBearer, path: "/oauth2/token")
         let wrongType = await capture {
-            _ = try await auth.exchange(consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
+            _ = try await auth.exchange(
+                consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
         }
         #expect(wrongType as? XAPIError == .tokenExchangeFailed("token_type was \"mac\", not \"bearer\""))
     }
@@ -47,7 +50,9 @@ struct AuthTests {
         let harness = try Harness(token: nil)
         let store = CredentialStore(environment: ["XDG_CONFIG_HOME": try temporaryConfigHome().path])
         let auth = Authenticator(client: harness.client, store: store, environment: [:])
-        let error = await capture { _ = try await auth.signIn(consumerKey: "stub-consumer-key", consumerSecret: "wrong") }
+        let error = await capture {
+            _ = try await auth.signIn(consumerKey: "stub-consumer-key", consumerSecret: "wrong")
+        }
         #expect(error as? XAPIError == .invalidConsumerCredentials)
         #expect("\(error!)".contains("run `auth` again"))
         #expect(!FileManager.default.fileExists(atPath: store.fileURL.path))
@@ -60,7 +65,8 @@ struct AuthTests {
         let store = CredentialStore(environment: ["XDG_CONFIG_HOME": home.path])
         #expect(store.fileURL.path == home.path + "/tweetsh/credentials")
         let auth = Authenticator(client: harness.client, store: store, environment: [:])
-        try await auth.signIn(consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
+        try await auth.signIn(
+            consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
         #expect(harness.client.maskedToken == "AAAA…")
         #expect(harness.stub.requests.map(\.path) == ["/oauth2/token", "/2/users/by/username/XDevelopers"])
         #expect(mode(of: store.fileURL) == 0o600)
@@ -82,10 +88,12 @@ struct AuthTests {
         let harness = try Harness(token: nil)
         let store = CredentialStore(environment: ["XDG_CONFIG_HOME": try temporaryConfigHome().path])
         let both = Authenticator(
-            client: harness.client, store: store, environment: ["X_BEARER_TOKEN": "AAAAfirst-one-wins", "BEARER_TOKEN": "second"])
+            client: harness.client, store: store,
+            environment: ["X_BEARER_TOKEN": "AAAAfirst-one-wins", "BEARER_TOKEN": "second"])
         #expect(try await both.resolve() == .xBearerTokenVariable)
         #expect(harness.client.currentToken()?.revealForAuthorizationHeader() == "AAAAfirst-one-wins")
-        let second = Authenticator(client: harness.client, store: store, environment: ["BEARER_TOKEN": "AAAAsecond-token"])
+        let second = Authenticator(
+            client: harness.client, store: store, environment: ["BEARER_TOKEN": "AAAAsecond-token"])
         #expect(try await second.resolve() == .bearerTokenVariable)
 
         let nothing = Authenticator(client: harness.client, store: store, environment: [:])
@@ -94,7 +102,9 @@ struct AuthTests {
 
         let keys = Authenticator(
             client: harness.client, store: store,
-            environment: ["CONSUMER_KEY": StubServer.defaultConsumerKey, "CONSUMER_SECRET": StubServer.defaultConsumerSecret])
+            environment: [
+                "CONSUMER_KEY": StubServer.defaultConsumerKey, "CONSUMER_SECRET": StubServer.defaultConsumerSecret,
+            ])
         #expect(try await keys.resolve() == .consumerKeyExchange)
         #expect(mode(of: store.fileURL) == 0o600)
         // Now stored, the file is used without another exchange.
@@ -119,11 +129,14 @@ struct AuthTests {
     @Test func malformedCredentialsFileNamesTheLine() throws {
         let home = try temporaryConfigHome()
         let store = CredentialStore(environment: ["XDG_CONFIG_HOME": home.path])
-        try FileManager.default.createDirectory(at: store.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: store.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "# comment\n\nAAAAjust-a-token-pasted\n".write(to: store.fileURL, atomically: true, encoding: .utf8)
         chmod(store.fileURL.path, 0o600)
-        #expect(throws: XAPIError.invalidSetting(
-            "\(store.fileURL.path) line 3: expected key=value. Run `auth` to rewrite the file.")) { try store.loadToken() }
+        #expect(
+            throws: XAPIError.invalidSetting(
+                "\(store.fileURL.path) line 3: expected key=value. Run `auth` to rewrite the file.")
+        ) { try store.loadToken() }
         try "bearer_token=AAAA with spaces\n".write(to: store.fileURL, atomically: true, encoding: .utf8)
         let error = #expect(throws: XAPIError.self) { try store.loadToken() }
         #expect(error.map { "\($0)" }?.contains("line 1: the bearer token") == true)
@@ -133,7 +146,8 @@ struct AuthTests {
         let harness = try Harness(token: nil)
         let store = CredentialStore(environment: ["XDG_CONFIG_HOME": try temporaryConfigHome().path])
         let auth = Authenticator(client: harness.client, store: store, environment: [:])
-        try await auth.signIn(consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
+        try await auth.signIn(
+            consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
         let result = try await auth.logout(
             consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
         #expect(result == LogoutResult(removedFile: true, invalidated: true))
@@ -150,7 +164,8 @@ struct AuthTests {
         #expect(error as? XAPIError == .unauthorized(endpoint: "GET /2/users/by/username/:username"))
 
         // Again, with nothing stored and X refusing: still no throw, and it says what happened.
-        let again = try await auth.logout(consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
+        let again = try await auth.logout(
+            consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
         #expect(again == LogoutResult(removedFile: false, invalidated: false))
         let withoutKeys = try await auth.logout()
         #expect(withoutKeys == LogoutResult(removedFile: false, invalidated: nil))

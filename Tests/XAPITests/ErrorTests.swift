@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TweetKit
-@testable import XAPI
 import XAPIStub
+
+@testable import XAPI
 
 private let search = "/2/tweets/search/recent"
 private let searchEndpoint = "GET /2/tweets/search/recent"
@@ -13,7 +14,8 @@ struct ErrorTests {
     @Test func badQueryCarriesTheAPIMessageParameterAndPosition() async throws {
         let harness = try Harness()
         let error = await capture {
-            _ = try await harness.get(search, searchEndpoint, [URLQueryItem(name: "query", value: "swift (concurrency")])
+            _ = try await harness.get(
+                search, searchEndpoint, [URLQueryItem(name: "query", value: "swift (concurrency")])
         }
         guard case .badRequest(_, let message, let parameter, let position) = error as? XAPIError else {
             Issue.record("expected badRequest, got \(String(describing: error))")
@@ -31,13 +33,17 @@ struct ErrorTests {
         let harness = try Harness()
         harness.stub.enqueue(.badRequest(position: 12))
         let scripted = await capture { _ = try await harness.get(search, searchEndpoint, swiftQuery) }
-        #expect(scripted as? XAPIError == .badRequest(
-            endpoint: searchEndpoint,
-            message: "There were errors processing your request: Ambiguous use of and as a keyword. Use a space to "
-                + "logically join two clauses, or \"and\" to find occurrences of and in text (at position 12)",
-            parameter: "query", position: 12))
+        #expect(
+            scripted as? XAPIError
+                == .badRequest(
+                    endpoint: searchEndpoint,
+                    message:
+                        "There were errors processing your request: Ambiguous use of and as a keyword. Use a space to "
+                        + "logically join two clauses, or \"and\" to find occurrences of and in text (at position 12)",
+                    parameter: "query", position: 12))
         let range = await capture {
-            _ = try await harness.get(search, searchEndpoint, swiftQuery + [URLQueryItem(name: "max_results", value: "5")])
+            _ = try await harness.get(
+                search, searchEndpoint, swiftQuery + [URLQueryItem(name: "max_results", value: "5")])
         }
         guard case .badRequest(_, let message, let parameter, nil) = range as? XAPIError else {
             Issue.record("expected badRequest, got \(String(describing: range))")
@@ -94,7 +100,9 @@ struct ErrorTests {
         #expect(empty as? XAPIError == .notFound(endpoint: searchEndpoint, body: .empty))
         #expect("\(empty!)".contains("api_base"))
         // An unknown path gets the stub's own empty 404, as the live API does today.
-        let wrongPath = await capture { _ = try await harness.get("/2/tweets/serch/recent", "GET /2/tweets/serch/recent") }
+        let wrongPath = await capture {
+            _ = try await harness.get("/2/tweets/serch/recent", "GET /2/tweets/serch/recent")
+        }
         #expect(wrongPath as? XAPIError == .notFound(endpoint: "GET /2/tweets/serch/recent", body: .empty))
     }
 
@@ -102,8 +110,10 @@ struct ErrorTests {
         let harness = try Harness()
         harness.stub.enqueue(.usageCap)
         let error = await capture { _ = try await harness.get(search, searchEndpoint, swiftQuery) }
-        #expect(error as? XAPIError == .usageCapExceeded(
-            endpoint: searchEndpoint, period: "Monthly", detail: "Usage cap exceeded: Monthly product cap"))
+        #expect(
+            error as? XAPIError
+                == .usageCapExceeded(
+                    endpoint: searchEndpoint, period: "Monthly", detail: "Usage cap exceeded: Monthly product cap"))
         #expect("\(error!)".contains("does not help"))
         #expect(harness.stub.requests.count == 1)
         #expect(harness.waits.all.isEmpty)
@@ -116,17 +126,20 @@ struct ErrorTests {
         #expect(try harness.json(data)["data"] != nil)
         #expect(harness.stub.requests.count == 3)
         let retries = harness.waits.all.filter { $0.secondsLeft == 0 }.map(\.reason)
-        #expect(retries == [
-            .retry(attempt: 2, maxAttempts: 5, cause: "503 Service Unavailable"),
-            .retry(attempt: 3, maxAttempts: 5, cause: "502 Bad Gateway"),
-        ])
+        #expect(
+            retries == [
+                .retry(attempt: 2, maxAttempts: 5, cause: "503 Service Unavailable"),
+                .retry(attempt: 3, maxAttempts: 5, cause: "502 Bad Gateway"),
+            ])
     }
 
     @Test func persistentServerErrorStopsAfterFiveTries() async throws {
         let harness = try Harness()
         harness.stub.enqueue(Array(repeating: .serviceUnavailable, count: 6))
         let error = await capture { _ = try await harness.get(search, searchEndpoint, swiftQuery) }
-        #expect(error as? XAPIError == .server(endpoint: searchEndpoint, status: 503, title: "Service Unavailable", attempts: 5))
+        #expect(
+            error as? XAPIError
+                == .server(endpoint: searchEndpoint, status: 503, title: "Service Unavailable", attempts: 5))
         #expect(harness.stub.requests.count == 5)
         #expect(harness.stub.pendingFaults == 1)
     }
@@ -167,7 +180,8 @@ struct ErrorTests {
     }
 
     @Test func slowAnswerPastTheTimeoutIsATimeout() async throws {
-        let harness = try Harness(retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.01), requestTimeout: 1)
+        let harness = try Harness(
+            retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.01, maxDelay: 0.01), requestTimeout: 1)
         let started = ContinuousClock.now
         harness.stub.enqueue([.slow(seconds: 5), .slow(seconds: 5)])
         let error = await capture { _ = try await harness.get(search, searchEndpoint, swiftQuery) }
@@ -193,9 +207,10 @@ struct ErrorTests {
         let page = try await source.lookup(ids: [StubCorpus.Fixture.threadRoot, 20])
         #expect(page.tweets.map(\.id) == [StubCorpus.Fixture.threadRoot])
         #expect(page.errors.map(\.value) == ["20"])
-        #expect(warnings.all == [
-            "warning: tweet 20 not found (Not Found Error: Could not find tweet with id: [20].)",
-        ])
+        #expect(
+            warnings.all == [
+                "warning: tweet 20 not found (Not Found Error: Could not find tweet with id: [20].)"
+            ])
         // A deleted quoted tweet is a partial error about `includes` on an otherwise normal search page.
         let search = try await source.search(SearchRequest(query: "#deleted"), cursor: nil)
         #expect(search.tweets.map(\.id) == [StubCorpus.Fixture.quoteOfDeleted])

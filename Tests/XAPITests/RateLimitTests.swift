@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TweetKit
-@testable import XAPI
 import XAPIStub
+
+@testable import XAPI
 
 private let search = "/2/tweets/search/recent"
 private let searchEndpoint = "GET /2/tweets/search/recent"

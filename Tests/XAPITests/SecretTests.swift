@@ -1,11 +1,13 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 import TweetKit
-@testable import XAPI
 import XAPIStub
+
+@testable import XAPI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 private let token = StubServer.defaultBearerToken
 /// A stretch of the token that no masked form contains, to catch partial leaks too.
@@ -19,8 +21,12 @@ private func everyForm(of value: Any) -> [String] {
 
 private func assertNoToken(_ texts: [String], sourceLocation: SourceLocation = #_sourceLocation) {
     for text in texts {
-        #expect(!text.contains(token) && !text.contains(tokenCore), "token leaked in: \(text)", sourceLocation: sourceLocation)
-        #expect(!text.contains(StubServer.defaultConsumerSecret), "secret leaked in: \(text)", sourceLocation: sourceLocation)
+        #expect(
+            !text.contains(token) && !text.contains(tokenCore), "token leaked in: \(text)",
+            sourceLocation: sourceLocation)
+        #expect(
+            !text.contains(StubServer.defaultConsumerSecret), "secret leaked in: \(text)",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -64,7 +70,9 @@ struct SecretTests {
         assertNoToken(everyForm(of: bearer) + everyForm(of: [bearer]) + everyForm(of: Optional(bearer) as Any))
         #expect(BearerToken.mask("short") == "…")
         #expect(BearerToken("  \(token)\n")?.revealForAuthorizationHeader() == token)
-        #expect(BearerToken("AAAA\r\nX-Injected: yes") == nil && BearerToken("AAAA token") == nil && BearerToken(" ") == nil)
+        #expect(
+            BearerToken("AAAA\r\nX-Injected: yes") == nil && BearerToken("AAAA token") == nil && BearerToken(" ") == nil
+        )
         let client = XAPIClient(token: bearer)
         assertNoToken(everyForm(of: client) + everyForm(of: XAPISource(client: client)))
         #expect("\(client)".contains("AAAA…"))
@@ -96,15 +104,19 @@ struct SecretTests {
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("xapi-secret-\(UUID().uuidString)")
             let store = CredentialStore(environment: ["XDG_CONFIG_HOME": home.path])
             let auth = Authenticator(client: harness.client, store: store, environment: [:])
-            let source = XAPISource(client: harness.client, cache: InMemoryPageCache(), onWarning: { warnings.append($0) })
-            try await auth.signIn(consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
+            let source = XAPISource(
+                client: harness.client, cache: InMemoryPageCache(), onWarning: { warnings.append($0) })
+            try await auth.signIn(
+                consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
             let faults: [StubFault] = [
                 .unauthorized, .clientForbidden, .unsupportedAuthentication, .badRequest(position: 3), .usageCap,
                 .html404, .empty404,
             ]
             for fault in faults {
                 harness.stub.enqueue(fault)
-                if let error = await capture({ _ = try await source.search(SearchRequest(query: "#swift"), cursor: nil) }) {
+                if let error = await capture({
+                    _ = try await source.search(SearchRequest(query: "#swift"), cursor: nil)
+                }) {
                     texts += everyForm(of: error) + [error.localizedDescription]
                     print("error: \(error)")
                 }
@@ -114,11 +126,14 @@ struct SecretTests {
             _ = try await source.lookup(ids: [StubCorpus.Fixture.threadRoot, 7])
             _ = try await source.search(SearchRequest(query: "#deleted"), cursor: page.nextToken)
             let badAuth = Authenticator(client: harness.client, store: store, environment: [:])
-            if let error = await capture({ try await badAuth.signIn(consumerKey: "k", consumerSecret: StubServer.defaultConsumerSecret) }) {
+            if let error = await capture({
+                try await badAuth.signIn(consumerKey: "k", consumerSecret: StubServer.defaultConsumerSecret)
+            }) {
                 texts += everyForm(of: error)
                 print("error: \(error)")
             }
-            _ = try await auth.logout(consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
+            _ = try await auth.logout(
+                consumerKey: StubServer.defaultConsumerKey, consumerSecret: StubServer.defaultConsumerSecret)
             if let error = await capture({ try await auth.verify() }) {
                 texts += everyForm(of: error)
                 print("error: \(error)")

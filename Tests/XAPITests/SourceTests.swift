@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TweetKit
-@testable import XAPI
 import XAPIStub
+
+@testable import XAPI
 
 @Suite("XAPISource: paging, endpoints and caching over the loopback stub")
 struct SourceTests {
@@ -97,7 +98,8 @@ struct SourceTests {
 
     @Test func emptyResultIsAnEmptyPage() async throws {
         let harness = try Harness()
-        let page = try await XAPISource(client: harness.client).search(SearchRequest(query: "nothingmatchesthis"), cursor: nil)
+        let page = try await XAPISource(client: harness.client).search(
+            SearchRequest(query: "nothingmatchesthis"), cursor: nil)
         #expect(page.tweets.isEmpty && page.nextToken == nil && page.resultCount == 0)
     }
 
@@ -123,10 +125,14 @@ struct SourceTests {
         #expect(one.tweets.first?.text == "Fish &amp; chips &lt;3 🐟 #lunch")
         #expect(one.media.first?.altText == "A plate of fish and chips")
         #expect(harness.stub.requests.last?.path == "/2/tweets/\(StubCorpus.Fixture.withMedia)")
-        let retweet = try await source.lookup(ids: [StubCorpus.Fixture.retweet, StubCorpus.Fixture.threadRoot, StubCorpus.Fixture.retweet])
+        let retweet = try await source.lookup(ids: [
+            StubCorpus.Fixture.retweet, StubCorpus.Fixture.threadRoot, StubCorpus.Fixture.retweet,
+        ])
         #expect(retweet.tweets.map(\.id) == [StubCorpus.Fixture.retweet, StubCorpus.Fixture.threadRoot])
         #expect(retweet.tweet(StubCorpus.Fixture.threadRoot)?.text == "A thread on structured concurrency 🧵")
-        #expect(harness.stub.requests.last?.query["ids"] == "\(StubCorpus.Fixture.retweet),\(StubCorpus.Fixture.threadRoot)")
+        #expect(
+            harness.stub.requests.last?.query["ids"] == "\(StubCorpus.Fixture.retweet),\(StubCorpus.Fixture.threadRoot)"
+        )
         let unknown = try await source.lookup(ids: [42])
         #expect(unknown.tweets.isEmpty && unknown.errors.first?.resourceID == "42")
         let tooMany = await capture { _ = try await source.lookup(ids: (1...101).map { TweetID(UInt64($0)) }) }
@@ -162,14 +168,17 @@ struct SourceTests {
         #expect(user.id == StubCorpus.Fixture.developers && user.verified)
         let unknown = await capture { _ = try await source.user(username: "nobody_here") }
         #expect("\(unknown!)".contains("No user @nobody_here"))
-        let invalid = await capture { _ = try await source.userTimeline(username: "not a handle!", cursor: nil, limit: 10) }
+        let invalid = await capture {
+            _ = try await source.userTimeline(username: "not a handle!", cursor: nil, limit: 10)
+        }
         #expect("\(invalid!)".contains("not a valid X username"))
         #expect(harness.stub.requests.count == 2)
     }
 
     @Test func conversationSearchesByConversationID() async throws {
         let harness = try Harness()
-        let page = try await XAPISource(client: harness.client).conversation(id: StubCorpus.Fixture.threadRoot, cursor: nil, limit: 20)
+        let page = try await XAPISource(client: harness.client).conversation(
+            id: StubCorpus.Fixture.threadRoot, cursor: nil, limit: 20)
         #expect(page.tweets.count == 5)
         #expect(page.tweets.allSatisfy { $0.conversationID == StubCorpus.Fixture.threadRoot })
         #expect(harness.stub.requests.last?.query["query"] == "conversation_id:\(StubCorpus.Fixture.threadRoot)")
@@ -187,7 +196,9 @@ struct SourceTests {
         #expect(sent["end_time"] == "2021-12-01T00:00:00Z")
         let plain = SearchRequest(query: "#Swift  from:XDevelopers")
         _ = try await source.search(plain, cursor: nil)
-        #expect(harness.stub.requests.last?.query["query"] == "#Swift  from:XDevelopers", "without them, the text goes as typed")
+        #expect(
+            harness.stub.requests.last?.query["query"] == "#Swift  from:XDevelopers",
+            "without them, the text goes as typed")
         let refused = await capture { _ = try await source.search(SearchRequest(query: "lang:ja"), cursor: nil) }
         guard case .invalidRequest(let message)? = refused as? XAPIError else {
             Issue.record("expected invalidRequest, got \(String(describing: refused))")
@@ -200,7 +211,9 @@ struct SourceTests {
     @Test func malformedBodyIsATypedError() async throws {
         let harness = try Harness(retry: RetryPolicy(maxAttempts: 1))
         harness.stub.enqueue(.tokenTypeNotBearer)
-        let error = await capture { _ = try await XAPISource(client: harness.client).search(SearchRequest(query: "#swift"), cursor: nil) }
+        let error = await capture {
+            _ = try await XAPISource(client: harness.client).search(SearchRequest(query: "#swift"), cursor: nil)
+        }
         guard case .malformedResponse(let endpoint, _)? = error as? XAPIError else {
             Issue.record("expected malformedResponse, got \(String(describing: error))")
             return

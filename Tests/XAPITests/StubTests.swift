@@ -1,22 +1,28 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TweetKit
+
 @testable import XAPI
 @testable import XAPIStub
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("The stub itself: query filtering, control endpoints, wait-event stream")
 struct StubTests {
     private func search(_ query: String, _ harness: Harness) async throws -> [TweetID] {
-        try await XAPISource(client: harness.client).search(SearchRequest(query: query, pageSize: 100), cursor: nil).tweets.map(\.id)
+        try await XAPISource(client: harness.client).search(SearchRequest(query: query, pageSize: 100), cursor: nil)
+            .tweets.map(\.id)
     }
 
     @Test func queryOperatorsFilter() async throws {
         let harness = try Harness()
         #expect(try await search("from:alice conversation_id:\(StubCorpus.Fixture.threadRoot)", harness).count == 3)
-        #expect(try await search("#lunch OR #deleted", harness) == [StubCorpus.Fixture.withMedia, StubCorpus.Fixture.quoteOfDeleted])
+        #expect(
+            try await search("#lunch OR #deleted", harness) == [
+                StubCorpus.Fixture.withMedia, StubCorpus.Fixture.quoteOfDeleted,
+            ])
         #expect(try await search("thread is:retweet", harness) == [StubCorpus.Fixture.retweet])
         #expect(try await search("thread -is:retweet -is:reply", harness) == [StubCorpus.Fixture.threadRoot])
         #expect(try await search("\"fish &amp; chips\" has:media", harness) == [StubCorpus.Fixture.withMedia])
@@ -51,13 +57,22 @@ struct StubTests {
         let (_, response) = try await URLSession.shared.data(for: post)
         #expect((response as? HTTPURLResponse)?.statusCode == 204)
         #expect(harness.stub.pendingFaults == 1)
-        let error = await capture { _ = try await XAPISource(client: harness.client).search(SearchRequest(query: "x"), cursor: nil) }
-        #expect(error as? XAPIError == .clientForbidden(endpoint: "GET /2/tweets/search/recent", reason: "client-not-enrolled"))
-        let (data, _) = try await URLSession.shared.data(from: harness.stub.baseURL.appendingPathComponent("__stub/requests"))
+        let error = await capture {
+            _ = try await XAPISource(client: harness.client).search(SearchRequest(query: "x"), cursor: nil)
+        }
+        #expect(
+            error as? XAPIError
+                == .clientForbidden(endpoint: "GET /2/tweets/search/recent", reason: "client-not-enrolled"))
+        let (data, _) = try await URLSession.shared.data(
+            from: harness.stub.baseURL.appendingPathComponent("__stub/requests"))
         let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        #expect(list.count == 1 && list[0]["bearer_ok"] as? Bool == true && list[0]["path"] as? String == "/2/tweets/search/recent")
+        #expect(
+            list.count == 1 && list[0]["bearer_ok"] as? Bool == true
+                && list[0]["path"] as? String == "/2/tweets/search/recent")
         #expect(!String(decoding: data, as: UTF8.self).contains(StubServer.defaultBearerToken))
-        #expect(StubFault(spec: "429@3") != nil && StubFault(spec: "503") == .serviceUnavailable && StubFault(spec: "999") == nil)
+        #expect(
+            StubFault(spec: "429@3") != nil && StubFault(spec: "503") == .serviceUnavailable
+                && StubFault(spec: "999") == nil)
     }
 
     @Test func aServerNobodyHoldsClosesItsSocket() async throws {
@@ -68,7 +83,8 @@ struct StubTests {
         }
         let client = XAPIClient(
             configuration: .init(
-                settings: XAPISettings(baseURL: URL(string: "http://127.0.0.1:\(port)")!), retry: RetryPolicy(maxAttempts: 1)),
+                settings: XAPISettings(baseURL: URL(string: "http://127.0.0.1:\(port)")!),
+                retry: RetryPolicy(maxAttempts: 1)),
             token: BearerToken(StubServer.defaultBearerToken))
         var error: (any Error)?
         for _ in 0..<50 {
@@ -88,9 +104,12 @@ struct StubTests {
         let corpus = try StubCorpus(jsonl: Data(lines.joined(separator: "\n").utf8))
         #expect(corpus.tweets.map(\.id) == [11, 12] && corpus.user(username: "EVE")?.id == 5)
         let harness = try Harness(stub: try StubServer(configuration: .init(corpus: corpus)))
-        let page = try await XAPISource(client: harness.client).search(SearchRequest(query: "hello from:eve"), cursor: nil)
+        let page = try await XAPISource(client: harness.client).search(
+            SearchRequest(query: "hello from:eve"), cursor: nil)
         #expect(page.tweets.map(\.id) == [12, 11])
-        let error = #expect(throws: StubCorpus.LoadError.self) { try StubCorpus(jsonl: Data("{\"data\":[]}\n{oops".utf8)) }
+        let error = #expect(throws: StubCorpus.LoadError.self) {
+            try StubCorpus(jsonl: Data("{\"data\":[]}\n{oops".utf8))
+        }
         #expect(error?.line == 2)
     }
 
@@ -111,7 +130,9 @@ struct StubTests {
             configuration: .init(settings: XAPISettings(baseURL: stub.baseURL), retry: fastRetry, onWait: onWait),
             token: BearerToken(StubServer.defaultBearerToken))
         stub.enqueue(.serviceUnavailable)
-        _ = try await client.get("/2/tweets/search/recent", endpoint: "GET /2/tweets/search/recent", query: [URLQueryItem(name: "query", value: "a")])
+        _ = try await client.get(
+            "/2/tweets/search/recent", endpoint: "GET /2/tweets/search/recent",
+            query: [URLQueryItem(name: "query", value: "a")])
         var iterator = events.makeAsyncIterator()
         let first = await iterator.next()
         #expect(first?.endpoint == "GET /2/tweets/search/recent")

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import TweetKit
-@testable import XAPI
 import XAPIStub
+
+@testable import XAPI
 
 /// A thread-safe list tests append to from hooks (wait events, log lines) and read afterwards.
 final class Recorder<Element: Sendable>: Sendable {
@@ -26,14 +27,16 @@ final class VirtualClock: Sendable {
     var totalSlept: Double { sleeps.reduce(0, +) }
 
     var clock: XAPIClock {
-        XAPIClock(now: { [self] in now }, sleep: { [self] duration in
-            try Task.checkCancellation()
-            state.withLock { state in
-                state.now = state.now.addingTimeInterval(duration.seconds)
-                state.sleeps.append(duration.seconds)
-            }
-            await Task.yield()
-        })
+        XAPIClock(
+            now: { [self] in now },
+            sleep: { [self] duration in
+                try Task.checkCancellation()
+                state.withLock { state in
+                    state.now = state.now.addingTimeInterval(duration.seconds)
+                    state.sleeps.append(duration.seconds)
+                }
+                await Task.yield()
+            })
     }
 }
 
@@ -92,8 +95,14 @@ final class TokenLeakLedger: Sendable {
     private let recorders = Mutex<[Recorder<String>]>([])
 
     func observe(error: any Error) {
-        let forms = [String(describing: error), String(reflecting: error), "\(error)", error.localizedDescription,
-                     { var out = ""; dump(error, to: &out); return out }()]
+        let forms = [
+            String(describing: error), String(reflecting: error), "\(error)", error.localizedDescription,
+            {
+                var out = ""
+                dump(error, to: &out)
+                return out
+            }(),
+        ]
         texts.withLock { $0 += forms }
     }
 

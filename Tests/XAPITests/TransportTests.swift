@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import XAPI
 import XAPIStub
+
+@testable import XAPI
 
 @Suite("HTTP transport against the loopback stub")
 struct TransportTests {
@@ -9,7 +10,10 @@ struct TransportTests {
         let harness = try Harness()
         let data = try await harness.get(
             "/2/tweets/search/recent", "GET /2/tweets/search/recent",
-            [URLQueryItem(name: "query", value: "#swift from:bob"), URLQueryItem(name: "tweet.fields", value: "author_id,created_at")])
+            [
+                URLQueryItem(name: "query", value: "#swift from:bob"),
+                URLQueryItem(name: "tweet.fields", value: "author_id,created_at"),
+            ])
         let body = try harness.json(data)
         #expect((body["data"] as? [Any])?.isEmpty == false)
         let request = try #require(harness.stub.requests.last)
@@ -27,7 +31,8 @@ struct TransportTests {
     @Test func truncatedBodyIsRetriedThenSucceeds() async throws {
         let harness = try Harness()
         harness.stub.enqueue(.truncatedBody)
-        let data = try await harness.get("/2/tweets/search/recent", "GET /2/tweets/search/recent", [URLQueryItem(name: "query", value: "swift")])
+        let data = try await harness.get(
+            "/2/tweets/search/recent", "GET /2/tweets/search/recent", [URLQueryItem(name: "query", value: "swift")])
         #expect(try harness.json(data)["meta"] != nil)
         #expect(harness.stub.requests.count == 2)
     }
@@ -35,7 +40,8 @@ struct TransportTests {
     @Test func closedConnectionIsRetriedThenSucceeds() async throws {
         let harness = try Harness()
         harness.stub.enqueue(.closeConnection)
-        let data = try await harness.get("/2/tweets/search/recent", "GET /2/tweets/search/recent", [URLQueryItem(name: "query", value: "swift")])
+        let data = try await harness.get(
+            "/2/tweets/search/recent", "GET /2/tweets/search/recent", [URLQueryItem(name: "query", value: "swift")])
         #expect(try harness.json(data)["meta"] != nil)
         #expect(harness.stub.requests.count == 2)
     }
@@ -45,7 +51,8 @@ struct TransportTests {
         harness.stub.enqueue(.slow(seconds: 20))
         let started = ContinuousClock.now
         let task = Task {
-            try await harness.get("/2/tweets/search/recent", "GET /2/tweets/search/recent", [URLQueryItem(name: "query", value: "swift")])
+            try await harness.get(
+                "/2/tweets/search/recent", "GET /2/tweets/search/recent", [URLQueryItem(name: "query", value: "swift")])
         }
         while harness.stub.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()

@@ -5,7 +5,8 @@ extension Future where Failure == Never {
     public var value: Output {
         get async {
             let waiter = FutureValueWaiter<Output, Never>()
-            let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<FutureValueWaiter<Output, Never>.Handoff, Never>) in
+            let result = await withUnsafeContinuation {
+                (continuation: UnsafeContinuation<FutureValueWaiter<Output, Never>.Handoff, Never>) in
                 waiter.start(continuation)
                 subscribe(waiter)
             }
@@ -29,7 +30,8 @@ extension Future {
         get async throws {
             let waiter = FutureValueWaiter<Output, Failure>()
             let handoff = await withTaskCancellationHandler {
-                await withUnsafeContinuation { (continuation: UnsafeContinuation<FutureValueWaiter<Output, Failure>.Handoff, Never>) in
+                await withUnsafeContinuation {
+                    (continuation: UnsafeContinuation<FutureValueWaiter<Output, Failure>.Handoff, Never>) in
                     waiter.start(continuation)
                     subscribe(waiter)
                 }

@@ -11,7 +11,8 @@ public struct TaskPublisher<Output, Failure: Error>: Publisher {
     internal let operation: @Sendable () async -> Result<Output, Failure>
 
     /// Publishes the result of a non-throwing operation, then finishes.
-    public init(priority: TaskPriority? = nil, operation: @escaping @Sendable () async -> Output) where Failure == Never {
+    public init(priority: TaskPriority? = nil, operation: @escaping @Sendable () async -> Output)
+    where Failure == Never {
         self.priority = priority
         self.operation = { .success(await operation()) }
     }
@@ -31,7 +32,8 @@ public struct TaskPublisher<Output, Failure: Error>: Publisher {
 
     /// Gives the subscriber a subscription whose first demand starts the task.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        subscriber.receive(subscription: TaskSubscription(priority: priority, operation: operation, downstream: subscriber))
+        subscriber.receive(
+            subscription: TaskSubscription(priority: priority, operation: operation, downstream: subscriber))
     }
 }
 
@@ -55,7 +57,10 @@ private final class TaskSubscription<Downstream: Subscriber>: Subscription, Asyn
     /// Handed from `request` to the task; written before the task exists, read once by it.
     private var pendingOperation: (@Sendable () async -> Result<Output, Failure>)?
 
-    init(priority: TaskPriority?, operation: @escaping @Sendable () async -> Result<Output, Failure>, downstream: Downstream) {
+    init(
+        priority: TaskPriority?, operation: @escaping @Sendable () async -> Result<Output, Failure>,
+        downstream: Downstream
+    ) {
         self.priority = priority
         state = .waitingForDemand(operation)
         self.downstream = downstream

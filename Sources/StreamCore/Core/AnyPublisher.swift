@@ -56,7 +56,8 @@ internal final class PublisherBox<Base: Publisher>: PublisherBoxBase<Base.Output
     }
 
     @inlinable
-    override internal func receive<S: Subscriber>(subscriber: S) where Base.Output == S.Input, Base.Failure == S.Failure {
+    override internal func receive<S: Subscriber>(subscriber: S)
+    where Base.Output == S.Input, Base.Failure == S.Failure {
         base.receive(subscriber: subscriber)
     }
 }

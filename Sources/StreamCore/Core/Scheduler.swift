@@ -44,7 +44,9 @@ extension Scheduler {
     }
 
     /// Performs the action at some time after the specified date, without options.
-    public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, _ action: @escaping () -> Void) {
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, _ action: @escaping () -> Void
+    ) {
         schedule(after: date, tolerance: tolerance, options: nil, action)
     }
 

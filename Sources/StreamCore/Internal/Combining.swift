@@ -99,7 +99,9 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
     }
 
     @inlinable
-    internal mutating func fail(_ index: Int?, _ failure: Failure?) -> ([any Subscription], DeliveryQueue<Output, Failure>.Step) {
+    internal mutating func fail(_ index: Int?, _ failure: Failure?) -> (
+        [any Subscription], DeliveryQueue<Output, Failure>.Step
+    ) {
         if queue.closed { return ([], .idle) }
         if let index { subscriptions[index] = nil }
         let live = cancelAll()
@@ -125,7 +127,9 @@ internal final class CombiningStorage<Downstream: Subscriber>: Subscription, Cus
     @usableFromInline internal let name: String
 
     @inlinable
-    internal init(downstream: Downstream, count: Int, zip: Bool, name: String, combine: @escaping ([Any]) -> Downstream.Input) {
+    internal init(
+        downstream: Downstream, count: Int, zip: Bool, name: String, combine: @escaping ([Any]) -> Downstream.Input
+    ) {
         self.downstream = downstream
         self.combine = combine
         self.name = name

@@ -120,7 +120,8 @@ internal struct RelayInput<Downstream: Subscriber, Failure: Error>: Subscriber, 
     @usableFromInline internal let relay: RelaySubscription<Downstream>
     @usableFromInline internal let generation: Int
     /// Decides what the completion means: passed the relay and this upstream's number.
-    @usableFromInline internal let onCompletion: (RelaySubscription<Downstream>, Int, Subscribers.Completion<Failure>) -> Void
+    @usableFromInline internal let onCompletion:
+        (RelaySubscription<Downstream>, Int, Subscribers.Completion<Failure>) -> Void
     @usableFromInline internal let combineIdentifier = CombineIdentifier()
 
     @inlinable

@@ -2,7 +2,8 @@
 /// publishes the replacement element followed by `.finished`, waiting for demand when the downstream has none.
 ///
 /// The two operators differ only in which completions they replace, which `decide` says.
-final class ReplacingInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+final class ReplacingInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible
 where Downstream.Input == Upstream.Output {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure

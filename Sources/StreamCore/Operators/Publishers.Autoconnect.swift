@@ -33,9 +33,10 @@ extension Publishers {
             // The subscriber's forwarder keeps the state (and so the connection) alive: the pipeline keeps working
             // after this publisher is released, as in Combine, and stops when its last subscriber leaves.
             let state = self.state
-            upstream.subscribe(AutoconnectInner(downstream: subscriber) {
-                state.leave(epoch)
-            })
+            upstream.subscribe(
+                AutoconnectInner(downstream: subscriber) {
+                    state.leave(epoch)
+                })
             if shouldConnect { state.connected(upstream.connect(), epoch: epoch) }
         }
     }

@@ -79,8 +79,10 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
     private let prefetch: Publishers.PrefetchStrategy
     private var whenFull: Publishers.BufferingStrategy<Failure>
 
-    init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
-         whenFull: Publishers.BufferingStrategy<Failure>) {
+    init(
+        downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+        whenFull: Publishers.BufferingStrategy<Failure>
+    ) {
         self.downstream = downstream
         self.size = max(0, size)
         self.prefetch = prefetch

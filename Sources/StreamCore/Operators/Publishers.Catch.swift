@@ -35,18 +35,20 @@ extension Publishers {
             let relay = RelaySubscription(downstream: subscriber, name: "Catch")
             subscriber.receive(subscription: relay)
             let handler = self.handler
-            upstream.subscribe(RelayInput<S, Upstream.Failure>(relay: relay, generation: 0) { relay, generation, completion in
-                switch completion {
-                case .finished:
-                    relay.complete(generation, .finished)
-                case .failure(let error):
-                    guard let next = relay.advance(from: generation) else { return }
-                    handler(error).subscribe(
-                        RelayInput<S, NewPublisher.Failure>(relay: relay, generation: next) { relay, generation, completion in
-                        relay.complete(generation, completion)
-                    })
-                }
-            })
+            upstream.subscribe(
+                RelayInput<S, Upstream.Failure>(relay: relay, generation: 0) { relay, generation, completion in
+                    switch completion {
+                    case .finished:
+                        relay.complete(generation, .finished)
+                    case .failure(let error):
+                        guard let next = relay.advance(from: generation) else { return }
+                        handler(error).subscribe(
+                            RelayInput<S, NewPublisher.Failure>(relay: relay, generation: next) {
+                                relay, generation, completion in
+                                relay.complete(generation, completion)
+                            })
+                    }
+                })
         }
     }
 }

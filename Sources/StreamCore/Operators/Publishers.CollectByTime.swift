@@ -45,10 +45,12 @@ extension Publishers {
             let (scheduler, interval, count): (Context, Context.SchedulerTimeType.Stride, Int?)
             switch strategy {
             case .byTime(let context, let stride): (scheduler, interval, count) = (context, stride, nil)
-            case .byTimeOrCount(let context, let stride, let limit): (scheduler, interval, count) = (context, stride, Swift.max(1, limit))
+            case .byTimeOrCount(let context, let stride, let limit):
+                (scheduler, interval, count) = (context, stride, Swift.max(1, limit))
             }
-            upstream.subscribe(CollectByTimeInner<Upstream.Output, Context, S>(
-                downstream: subscriber, scheduler: scheduler, interval: interval, count: count, options: options))
+            upstream.subscribe(
+                CollectByTimeInner<Upstream.Output, Context, S>(
+                    downstream: subscriber, scheduler: scheduler, interval: interval, count: count, options: options))
         }
     }
 }
@@ -72,8 +74,10 @@ where Downstream.Input == [Element] {
     private let count: Int?
     private let options: Context.SchedulerOptions?
 
-    init(downstream: Downstream, scheduler: Context, interval: Context.SchedulerTimeType.Stride, count: Int?,
-         options: Context.SchedulerOptions?) {
+    init(
+        downstream: Downstream, scheduler: Context, interval: Context.SchedulerTimeType.Stride, count: Int?,
+        options: Context.SchedulerOptions?
+    ) {
         self.downstream = downstream
         self.scheduler = scheduler
         self.interval = interval

@@ -40,7 +40,9 @@ extension Publisher {
 
     /// As `combineLatest` with 3 others, then transforms each tuple with `transform`.
     @inlinable
-    public func combineLatest<P, Q, R, T>(_ p: P, _ q: Q, _ r: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T)
+    public func combineLatest<P, Q, R, T>(
+        _ p: P, _ q: Q, _ r: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    )
         -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
     where P: Publisher, Q: Publisher, R: Publisher, Failure == P.Failure, Failure == Q.Failure, Failure == R.Failure {
         Publishers.Map(upstream: Publishers.CombineLatest4(self, p, q, r)) { transform($0.0, $0.1, $0.2, $0.3) }
@@ -75,7 +77,8 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = CombiningStorage(downstream: subscriber, count: 2, zip: false, name: "CombineLatest") { values in
+            let storage = CombiningStorage(downstream: subscriber, count: 2, zip: false, name: "CombineLatest") {
+                values in
                 (values[0] as! A.Output, values[1] as! B.Output)
             }
             subscriber.receive(subscription: storage)
@@ -98,7 +101,8 @@ extension Publishers {
     /// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
     /// every upstream; a combination made while downstream has no demand is dropped, as in Combine: the next one
     /// comes with the next upstream value.
-    public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure {
+    public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure {
         /// One element from each upstream.
         public typealias Output = (A.Output, B.Output, C.Output)
         /// The upstreams' shared failure.
@@ -122,7 +126,8 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = CombiningStorage(downstream: subscriber, count: 3, zip: false, name: "CombineLatest") { values in
+            let storage = CombiningStorage(downstream: subscriber, count: 3, zip: false, name: "CombineLatest") {
+                values in
                 (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
             }
             subscriber.receive(subscription: storage)
@@ -146,7 +151,8 @@ extension Publishers {
     /// Finishes when every upstream has finished and fails at the first failure. Downstream demand is forwarded to
     /// every upstream; a combination made while downstream has no demand is dropped, as in Combine: the next one
     /// comes with the next upstream value.
-    public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
+    public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
         /// One element from each upstream.
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
         /// The upstreams' shared failure.
@@ -173,7 +179,8 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = CombiningStorage(downstream: subscriber, count: 4, zip: false, name: "CombineLatest") { values in
+            let storage = CombiningStorage(downstream: subscriber, count: 4, zip: false, name: "CombineLatest") {
+                values in
                 (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output)
             }
             subscriber.receive(subscription: storage)

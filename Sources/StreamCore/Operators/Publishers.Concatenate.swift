@@ -21,7 +21,8 @@ extension Publisher {
 
     /// Appends the elements of a sequence after this publisher finishes.
     @inlinable
-    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+    public func append<S: Swift.Sequence>(_ elements: S)
+        -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
     where Output == S.Element {
         append(Publishers.Sequence(sequence: elements))
     }
@@ -34,7 +35,8 @@ extension Publisher {
 
     /// Prefixes this publisher's elements with the elements of a sequence.
     @inlinable
-    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+    public func prepend<S: Swift.Sequence>(_ elements: S)
+        -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
     where Output == S.Element {
         prepend(Publishers.Sequence(sequence: elements))
     }
@@ -68,16 +70,18 @@ extension Publishers {
             let relay = RelaySubscription(downstream: subscriber, name: "Concatenate")
             subscriber.receive(subscription: relay)
             let suffix = self.suffix
-            prefix.subscribe(RelayInput<S, Failure>(relay: relay, generation: 0) { relay, generation, completion in
-                guard case .finished = completion else {
-                    relay.complete(generation, completion)
-                    return
-                }
-                guard let next = relay.advance(from: generation) else { return }
-                suffix.subscribe(RelayInput<S, Failure>(relay: relay, generation: next) { relay, generation, completion in
+            prefix.subscribe(
+                RelayInput<S, Failure>(relay: relay, generation: 0) { relay, generation, completion in
+                    guard case .finished = completion else {
                         relay.complete(generation, completion)
-                    })
-            })
+                        return
+                    }
+                    guard let next = relay.advance(from: generation) else { return }
+                    suffix.subscribe(
+                        RelayInput<S, Failure>(relay: relay, generation: next) { relay, generation, completion in
+                            relay.complete(generation, completion)
+                        })
+                })
         }
     }
 }

@@ -30,8 +30,10 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// Creates the operator; prefer `debounce(for:scheduler:options:)`.
-        public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
-                    options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.dueTime = dueTime
             self.scheduler = scheduler
@@ -40,7 +42,9 @@ extension Publishers {
 
         /// Subscribes to upstream with unlimited demand.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(DebounceInner<Upstream, Context, S>(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+            upstream.subscribe(
+                DebounceInner<Upstream, Context, S>(
+                    downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
         }
     }
 }
@@ -106,8 +110,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
-    init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
-         options: Context.SchedulerOptions?) {
+    init(
+        downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+        options: Context.SchedulerOptions?
+    ) {
         self.downstream = downstream
         self.dueTime = dueTime
         self.scheduler = scheduler

@@ -36,7 +36,9 @@ extension Publishers {
 }
 
 extension Publishers.Decode {
-    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<Downstream, Upstream.Output, Upstream.Failure>
+    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<
+        Downstream, Upstream.Output, Upstream.Failure
+    >
     where Downstream.Input == Output, Downstream.Failure == any Error {
         private let decoder: Coder
 

@@ -9,8 +9,9 @@ extension Publisher {
         scheduler: S,
         options: S.SchedulerOptions? = nil
     ) -> Publishers.Delay<Self, S> {
-        Publishers.Delay(upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance,
-                         scheduler: scheduler, options: options)
+        Publishers.Delay(
+            upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance,
+            scheduler: scheduler, options: options)
     }
 }
 
@@ -54,14 +55,16 @@ extension Publishers {
             let options = self.options
             let interval = self.interval
             let tolerance = self.tolerance
-            upstream.subscribe(ScheduledForwarder(
-                downstream: subscriber,
-                name: "Delay",
-                scheduleSubscription: { scheduler.schedule(options: options, $0) },
-                schedule: { action in
-                    scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance,
-                                       options: options, action)
-                }))
+            upstream.subscribe(
+                ScheduledForwarder(
+                    downstream: subscriber,
+                    name: "Delay",
+                    scheduleSubscription: { scheduler.schedule(options: options, $0) },
+                    schedule: { action in
+                        scheduler.schedule(
+                            after: scheduler.now.advanced(by: interval), tolerance: tolerance,
+                            options: options, action)
+                    }))
         }
     }
 }

@@ -12,7 +12,8 @@ extension Publisher {
 
 extension Publishers {
     /// A publisher that ignores elements from upstream until another publisher emits an element.
-    public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher where Upstream.Failure == Other.Failure {
+    public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
+    where Upstream.Failure == Other.Failure {
         /// Upstream's output.
         public typealias Output = Upstream.Output
         /// The shared failure.

@@ -33,7 +33,9 @@ extension Publishers {
 }
 
 extension Publishers.DropWhile {
-    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<Downstream, Upstream.Output, Upstream.Failure>
+    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<
+        Downstream, Upstream.Output, Upstream.Failure
+    >
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         private let predicate: (Output) -> Bool
         private var dropping = true

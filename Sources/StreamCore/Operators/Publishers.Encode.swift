@@ -33,7 +33,9 @@ extension Publishers {
 }
 
 extension Publishers.Encode {
-    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<Downstream, Upstream.Output, Upstream.Failure>
+    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<
+        Downstream, Upstream.Output, Upstream.Failure
+    >
     where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
         private let encoder: Coder
 

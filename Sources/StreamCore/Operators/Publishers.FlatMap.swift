@@ -29,7 +29,10 @@ extension Publishers {
 
         /// Creates the operator; prefer `flatMap(maxPublishers:_:)`.
         @inlinable
-        public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher) {
+        public init(
+            upstream: Upstream, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform
@@ -47,7 +50,8 @@ extension Publishers {
 
 /// flatMap's subscriber to the upstream: turns each element into an inner publisher and subscribes the storage to it.
 @usableFromInline
-internal struct FlatMapOuter<Input, Downstream: Subscriber, NewPublisher: Publisher>: Subscriber, CustomStringConvertible
+internal struct FlatMapOuter<Input, Downstream: Subscriber, NewPublisher: Publisher>: Subscriber,
+    CustomStringConvertible
 where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -113,4 +117,3 @@ extension Publisher {
         }
     }
 }
-

@@ -125,9 +125,10 @@ extension Publishers {
             let keyPath0 = self.keyPath0
             let keyPath1 = self.keyPath1
             let keyPath2 = self.keyPath2
-            upstream.subscribe(MapSubscriber(downstream: subscriber) {
-                ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
-            })
+            upstream.subscribe(
+                MapSubscriber(downstream: subscriber) {
+                    ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
+                })
         }
     }
 }

@@ -15,7 +15,8 @@ extension Publisher {
     /// Combines elements from this publisher and 2 others with the same types, delivering an interleaved sequence.
     @inlinable
     public func merge<B, C>(with b: B, _ c: C) -> Publishers.Merge3<Self, B, C>
-    where B: Publisher, C: Publisher, Failure == B.Failure, Output == B.Output, Failure == C.Failure, Output == C.Output {
+    where B: Publisher, C: Publisher, Failure == B.Failure, Output == B.Output, Failure == C.Failure, Output == C.Output
+    {
         Publishers.Merge3(self, b, c)
     }
 }
@@ -24,7 +25,10 @@ extension Publisher {
     /// Combines elements from this publisher and 3 others with the same types, delivering an interleaved sequence.
     @inlinable
     public func merge<B, C, D>(with b: B, _ c: C, _ d: D) -> Publishers.Merge4<Self, B, C, D>
-    where B: Publisher, C: Publisher, D: Publisher, Failure == B.Failure, Output == B.Output, Failure == C.Failure, Output == C.Output, Failure == D.Failure, Output == D.Output {
+    where
+        B: Publisher, C: Publisher, D: Publisher, Failure == B.Failure, Output == B.Output, Failure == C.Failure,
+        Output == C.Output, Failure == D.Failure, Output == D.Output
+    {
         Publishers.Merge4(self, b, c, d)
     }
 }
@@ -33,7 +37,11 @@ extension Publisher {
     /// Combines elements from this publisher and 4 others with the same types, delivering an interleaved sequence.
     @inlinable
     public func merge<B, C, D, E>(with b: B, _ c: C, _ d: D, _ e: E) -> Publishers.Merge5<Self, B, C, D, E>
-    where B: Publisher, C: Publisher, D: Publisher, E: Publisher, Failure == B.Failure, Output == B.Output, Failure == C.Failure, Output == C.Output, Failure == D.Failure, Output == D.Output, Failure == E.Failure, Output == E.Output {
+    where
+        B: Publisher, C: Publisher, D: Publisher, E: Publisher, Failure == B.Failure, Output == B.Output,
+        Failure == C.Failure, Output == C.Output, Failure == D.Failure, Output == D.Output, Failure == E.Failure,
+        Output == E.Output
+    {
         Publishers.Merge5(self, b, c, d, e)
     }
 }
@@ -41,8 +49,13 @@ extension Publisher {
 extension Publisher {
     /// Combines elements from this publisher and 5 others with the same types, delivering an interleaved sequence.
     @inlinable
-    public func merge<B, C, D, E, F>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
-    where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, Failure == B.Failure, Output == B.Output, Failure == C.Failure, Output == C.Output, Failure == D.Failure, Output == D.Output, Failure == E.Failure, Output == E.Output, Failure == F.Failure, Output == F.Output {
+    public func merge<B, C, D, E, F>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F)
+        -> Publishers.Merge6<Self, B, C, D, E, F>
+    where
+        B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, Failure == B.Failure, Output == B.Output,
+        Failure == C.Failure, Output == C.Output, Failure == D.Failure, Output == D.Output, Failure == E.Failure,
+        Output == E.Output, Failure == F.Failure, Output == F.Output
+    {
         Publishers.Merge6(self, b, c, d, e, f)
     }
 }
@@ -50,8 +63,14 @@ extension Publisher {
 extension Publisher {
     /// Combines elements from this publisher and 6 others with the same types, delivering an interleaved sequence.
     @inlinable
-    public func merge<B, C, D, E, F, G>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) -> Publishers.Merge7<Self, B, C, D, E, F, G>
-    where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, Failure == B.Failure, Output == B.Output, Failure == C.Failure, Output == C.Output, Failure == D.Failure, Output == D.Output, Failure == E.Failure, Output == E.Output, Failure == F.Failure, Output == F.Output, Failure == G.Failure, Output == G.Output {
+    public func merge<B, C, D, E, F, G>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G)
+        -> Publishers.Merge7<Self, B, C, D, E, F, G>
+    where
+        B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, Failure == B.Failure,
+        Output == B.Output, Failure == C.Failure, Output == C.Output, Failure == D.Failure, Output == D.Output,
+        Failure == E.Failure, Output == E.Output, Failure == F.Failure, Output == F.Output, Failure == G.Failure,
+        Output == G.Output
+    {
         Publishers.Merge7(self, b, c, d, e, f, g)
     }
 }
@@ -59,8 +78,14 @@ extension Publisher {
 extension Publisher {
     /// Combines elements from this publisher and 7 others with the same types, delivering an interleaved sequence.
     @inlinable
-    public func merge<B, C, D, E, F, G, H>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
-    where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher, Failure == B.Failure, Output == B.Output, Failure == C.Failure, Output == C.Output, Failure == D.Failure, Output == D.Output, Failure == E.Failure, Output == E.Output, Failure == F.Failure, Output == F.Output, Failure == G.Failure, Output == G.Output, Failure == H.Failure, Output == H.Output {
+    public func merge<B, C, D, E, F, G, H>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H)
+        -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
+    where
+        B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher,
+        Failure == B.Failure, Output == B.Output, Failure == C.Failure, Output == C.Output, Failure == D.Failure,
+        Output == D.Output, Failure == E.Failure, Output == E.Output, Failure == F.Failure, Output == F.Output,
+        Failure == G.Failure, Output == G.Output, Failure == H.Failure, Output == H.Output
+    {
         Publishers.Merge8(self, b, c, d, e, f, g, h)
     }
 }
@@ -95,7 +120,6 @@ extension Publishers {
             storage.sealChildren()
         }
 
-
         /// Adds one more publisher to the merge.
         @inlinable
         public func merge<C: Publisher>(with other: C) -> Publishers.Merge3<A, B, C>
@@ -106,7 +130,6 @@ extension Publishers {
     }
 }
 
-
 extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {
     /// Two merges are equal when their upstreams are.
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -116,7 +139,8 @@ extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {
 
 extension Publishers {
     /// A publisher created by applying the merge function to three upstream publishers.
-    public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output {
+    public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output {
         /// The upstreams' shared output.
         public typealias Output = A.Output
         /// The upstreams' shared failure.
@@ -148,7 +172,6 @@ extension Publishers {
             storage.sealChildren()
         }
 
-
         /// Adds one more publisher to the merge.
         @inlinable
         public func merge<D: Publisher>(with other: D) -> Publishers.Merge4<A, B, C, D>
@@ -159,7 +182,6 @@ extension Publishers {
     }
 }
 
-
 extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equatable {
     /// Two merges are equal when their upstreams are.
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -169,7 +191,11 @@ extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equa
 
 extension Publishers {
     /// A publisher created by applying the merge function to four upstream publishers.
-    public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher where A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output, A.Failure == D.Failure, A.Output == D.Output {
+    public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where
+        A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output,
+        A.Failure == D.Failure, A.Output == D.Output
+    {
         /// The upstreams' shared output.
         public typealias Output = A.Output
         /// The upstreams' shared failure.
@@ -205,7 +231,6 @@ extension Publishers {
             storage.sealChildren()
         }
 
-
         /// Adds one more publisher to the merge.
         @inlinable
         public func merge<E: Publisher>(with other: E) -> Publishers.Merge5<A, B, C, D, E>
@@ -216,7 +241,6 @@ extension Publishers {
     }
 }
 
-
 extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
     /// Two merges are equal when their upstreams are.
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -226,7 +250,11 @@ extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equa
 
 extension Publishers {
     /// A publisher created by applying the merge function to five upstream publishers.
-    public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher where A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output, A.Failure == D.Failure, A.Output == D.Output, A.Failure == E.Failure, A.Output == E.Output {
+    public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher
+    where
+        A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output,
+        A.Failure == D.Failure, A.Output == D.Output, A.Failure == E.Failure, A.Output == E.Output
+    {
         /// The upstreams' shared output.
         public typealias Output = A.Output
         /// The upstreams' shared failure.
@@ -266,7 +294,6 @@ extension Publishers {
             storage.sealChildren()
         }
 
-
         /// Adds one more publisher to the merge.
         @inlinable
         public func merge<F: Publisher>(with other: F) -> Publishers.Merge6<A, B, C, D, E, F>
@@ -277,7 +304,6 @@ extension Publishers {
     }
 }
 
-
 extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable {
     /// Two merges are equal when their upstreams are.
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -287,7 +313,12 @@ extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equa
 
 extension Publishers {
     /// A publisher created by applying the merge function to six upstream publishers.
-    public struct Merge6<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>: Publisher where A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output, A.Failure == D.Failure, A.Output == D.Output, A.Failure == E.Failure, A.Output == E.Output, A.Failure == F.Failure, A.Output == F.Output {
+    public struct Merge6<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>: Publisher
+    where
+        A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output,
+        A.Failure == D.Failure, A.Output == D.Output, A.Failure == E.Failure, A.Output == E.Output,
+        A.Failure == F.Failure, A.Output == F.Output
+    {
         /// The upstreams' shared output.
         public typealias Output = A.Output
         /// The upstreams' shared failure.
@@ -331,7 +362,6 @@ extension Publishers {
             storage.sealChildren()
         }
 
-
         /// Adds one more publisher to the merge.
         @inlinable
         public func merge<G: Publisher>(with other: G) -> Publishers.Merge7<A, B, C, D, E, F, G>
@@ -342,8 +372,8 @@ extension Publishers {
     }
 }
 
-
-extension Publishers.Merge6: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {
+extension Publishers.Merge6: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {
     /// Two merges are equal when their upstreams are.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
@@ -352,7 +382,14 @@ extension Publishers.Merge6: Equatable where A: Equatable, B: Equatable, C: Equa
 
 extension Publishers {
     /// A publisher created by applying the merge function to seven upstream publishers.
-    public struct Merge7<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>: Publisher where A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output, A.Failure == D.Failure, A.Output == D.Output, A.Failure == E.Failure, A.Output == E.Output, A.Failure == F.Failure, A.Output == F.Output, A.Failure == G.Failure, A.Output == G.Output {
+    public struct Merge7<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+    >: Publisher
+    where
+        A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output,
+        A.Failure == D.Failure, A.Output == D.Output, A.Failure == E.Failure, A.Output == E.Output,
+        A.Failure == F.Failure, A.Output == F.Output, A.Failure == G.Failure, A.Output == G.Output
+    {
         /// The upstreams' shared output.
         public typealias Output = A.Output
         /// The upstreams' shared failure.
@@ -400,7 +437,6 @@ extension Publishers {
             storage.sealChildren()
         }
 
-
         /// Adds one more publisher to the merge.
         @inlinable
         public func merge<H: Publisher>(with other: H) -> Publishers.Merge8<A, B, C, D, E, F, G, H>
@@ -411,17 +447,26 @@ extension Publishers {
     }
 }
 
-
-extension Publishers.Merge7: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {
+extension Publishers.Merge7: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {
     /// Two merges are equal when their upstreams are.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f && lhs.g == rhs.g
+        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
+            && lhs.g == rhs.g
     }
 }
 
 extension Publishers {
     /// A publisher created by applying the merge function to eight upstream publishers.
-    public struct Merge8<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>: Publisher where A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output, A.Failure == D.Failure, A.Output == D.Output, A.Failure == E.Failure, A.Output == E.Output, A.Failure == F.Failure, A.Output == F.Output, A.Failure == G.Failure, A.Output == G.Output, A.Failure == H.Failure, A.Output == H.Output {
+    public struct Merge8<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher
+    >: Publisher
+    where
+        A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output,
+        A.Failure == D.Failure, A.Output == D.Output, A.Failure == E.Failure, A.Output == E.Output,
+        A.Failure == F.Failure, A.Output == F.Output, A.Failure == G.Failure, A.Output == G.Output,
+        A.Failure == H.Failure, A.Output == H.Output
+    {
         /// The upstreams' shared output.
         public typealias Output = A.Output
         /// The upstreams' shared failure.
@@ -476,10 +521,11 @@ extension Publishers {
     }
 }
 
-
-extension Publishers.Merge8: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {
+extension Publishers.Merge8: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {
     /// Two merges are equal when their upstreams are.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f && lhs.g == rhs.g && lhs.h == rhs.h
+        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
+            && lhs.g == rhs.g && lhs.h == rhs.h
     }
 }

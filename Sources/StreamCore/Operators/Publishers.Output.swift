@@ -57,7 +57,9 @@ extension Publishers.Output: Equatable where Upstream: Equatable {}
 
 extension Publishers.Output {
     /// Forwards demand upstream as is; counts elements to skip the ones before the range and stop after it.
-    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<Downstream, Upstream.Output, Upstream.Failure>
+    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<
+        Downstream, Upstream.Output, Upstream.Failure
+    >
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         private var remainingToSkip: Int
         private var remainingToSend: Int

@@ -34,7 +34,9 @@ extension Publishers {
 }
 
 extension Publishers.PrefixWhile {
-    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<Downstream, Upstream.Output, Upstream.Failure>
+    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<
+        Downstream, Upstream.Output, Upstream.Failure
+    >
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         private let predicate: (Output) -> Bool
 

@@ -3,7 +3,9 @@ extension Publisher {
     ///
     /// Demand requests go straight upstream; demand a subscriber returns from a scheduled value is requested upstream.
     @inlinable
-    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+        -> Publishers.ReceiveOn<Self, S>
+    {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
     }
 }
@@ -34,9 +36,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let scheduler = self.scheduler
             let options = self.options
-            upstream.subscribe(ScheduledForwarder(downstream: subscriber, name: "ReceiveOn") { action in
-                scheduler.schedule(options: options, action)
-            })
+            upstream.subscribe(
+                ScheduledForwarder(downstream: subscriber, name: "ReceiveOn") { action in
+                    scheduler.schedule(options: options, action)
+                })
         }
     }
 }

@@ -26,7 +26,9 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates a publisher that reduces upstream's elements with `nextPartialResult`, starting from `initial`.
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -44,7 +46,8 @@ extension Publishers.Reduce {
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let nextPartialResult: (Output, Upstream.Output) -> Output
 
-        init(downstream: Downstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        init(downstream: Downstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output)
+        {
             self.nextPartialResult = nextPartialResult
             super.init(downstream: downstream, initial: initial)
         }

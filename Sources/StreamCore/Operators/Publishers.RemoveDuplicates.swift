@@ -11,7 +11,8 @@ extension Publisher {
     /// Each element is compared with the element upstream sent just before it (dropped or not), so a chain of
     /// near-duplicates under a non-transitive predicate is treated one pair at a time. A dropped element is
     /// replaced by a request for one more upstream.
-    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self>
+    {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }
 }
@@ -43,7 +44,9 @@ extension Publishers {
 }
 
 extension Publishers.RemoveDuplicates {
-    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<Downstream, Upstream.Output, Upstream.Failure>
+    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<
+        Downstream, Upstream.Output, Upstream.Failure
+    >
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         private let predicate: (Output, Output) -> Bool
         private var previous: Output?

@@ -30,7 +30,8 @@ extension Publishers {
         /// Attaches the subscriber through a demand-tracking subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // Replaces only a `.finished` that came without any value.
-            let inner = ReplacingInner<Upstream, S>(downstream: subscriber, output: output, name: "ReplaceEmpty") { completion, receivedValue in
+            let inner = ReplacingInner<Upstream, S>(downstream: subscriber, output: output, name: "ReplaceEmpty") {
+                completion, receivedValue in
                 if case .finished = completion, !receivedValue { return nil }
                 return completion
             }

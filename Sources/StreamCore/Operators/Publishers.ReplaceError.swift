@@ -30,7 +30,8 @@ extension Publishers {
         /// Attaches the subscriber through a demand-tracking subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // Replaces every failure; a normal finish passes through.
-            let inner = ReplacingInner<Upstream, S>(downstream: subscriber, output: output, name: "ReplaceError") { completion, _ in
+            let inner = ReplacingInner<Upstream, S>(downstream: subscriber, output: output, name: "ReplaceError") {
+                completion, _ in
                 if case .finished = completion { return .finished }
                 return nil
             }

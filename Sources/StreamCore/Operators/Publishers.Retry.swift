@@ -41,14 +41,16 @@ extension Publishers {
         internal static func attempt<S: Subscriber>(
             _ upstream: Upstream, relay: RelaySubscription<S>, generation: Int, remaining: Int?
         ) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(RelayInput<S, Failure>(relay: relay, generation: generation) { relay, generation, completion in
-                if case .failure = completion, remaining.map({ $0 > 0 }) ?? true,
-                    let next = relay.advance(from: generation) {
-                    attempt(upstream, relay: relay, generation: next, remaining: remaining.map { $0 - 1 })
-                } else {
-                    relay.complete(generation, completion)
-                }
-            })
+            upstream.subscribe(
+                RelayInput<S, Failure>(relay: relay, generation: generation) { relay, generation, completion in
+                    if case .failure = completion, remaining.map({ $0 > 0 }) ?? true,
+                        let next = relay.advance(from: generation)
+                    {
+                        attempt(upstream, relay: relay, generation: next, remaining: remaining.map { $0 - 1 })
+                    } else {
+                        relay.complete(generation, completion)
+                    }
+                })
         }
     }
 }

@@ -58,7 +58,9 @@ internal final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, 
     @usableFromInline internal let next: (Downstream.Input, Input) -> Downstream.Input
 
     @inlinable
-    internal init(downstream: Downstream, initial: Downstream.Input, next: @escaping (Downstream.Input, Input) -> Downstream.Input) {
+    internal init(
+        downstream: Downstream, initial: Downstream.Input, next: @escaping (Downstream.Input, Input) -> Downstream.Input
+    ) {
         self.downstream = downstream
         self.result = initial
         self.next = next

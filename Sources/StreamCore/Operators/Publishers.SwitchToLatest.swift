@@ -26,9 +26,11 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
 extension Publisher where Output: Publisher, Output.Failure == Never {
     /// Switches to the latest inner publisher when the inner publishers can't fail: they take upstream's failure type.
     @inlinable
-    public func switchToLatest() -> Publishers.SwitchToLatest<
-        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
-    > {
+    public func switchToLatest()
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
+    {
         Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) })
     }
 }
@@ -174,7 +176,8 @@ internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
 }
 
 @usableFromInline
-internal final class SwitchToLatestStorage<Downstream: Subscriber, Inner: Publisher>: Subscription, CustomStringConvertible
+internal final class SwitchToLatestStorage<Downstream: Subscriber, Inner: Publisher>: Subscription,
+    CustomStringConvertible
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     @usableFromInline typealias Machine = SwitchToLatestStateMachine<Downstream.Input, Downstream.Failure>
     @usableFromInline typealias Step = DeliveryQueue<Downstream.Input, Downstream.Failure>.Step

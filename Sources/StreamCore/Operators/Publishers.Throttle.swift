@@ -40,7 +40,9 @@ extension Publishers {
 
         /// Subscribes to upstream with unlimited demand.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ThrottleInner<Upstream, Context, S>(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+            upstream.subscribe(
+                ThrottleInner<Upstream, Context, S>(
+                    downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
         }
     }
 }

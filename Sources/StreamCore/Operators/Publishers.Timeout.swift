@@ -9,8 +9,9 @@ extension Publisher {
         options: S.SchedulerOptions? = nil,
         customError: (() -> Failure)? = nil
     ) -> Publishers.Timeout<Self, S> {
-        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options,
-                           customError: customError)
+        Publishers.Timeout(
+            upstream: self, interval: interval, scheduler: scheduler, options: options,
+            customError: customError)
     }
 }
 
@@ -34,8 +35,10 @@ extension Publishers {
         public let customError: (() -> Upstream.Failure)?
 
         /// Creates the operator; prefer `timeout(_:scheduler:options:customError:)`.
-        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
-                    options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?) {
+        public init(
+            upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?
+        ) {
             self.upstream = upstream
             self.interval = interval
             self.scheduler = scheduler
@@ -45,8 +48,10 @@ extension Publishers {
 
         /// Subscribes to upstream; the timer starts with the subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(TimeoutInner<Upstream, Context, S>(downstream: subscriber, interval: interval, scheduler: scheduler,
-                                            options: options, customError: customError))
+            upstream.subscribe(
+                TimeoutInner<Upstream, Context, S>(
+                    downstream: subscriber, interval: interval, scheduler: scheduler,
+                    options: options, customError: customError))
         }
     }
 }
@@ -69,8 +74,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     private let options: Context.SchedulerOptions?
     private var customError: (() -> Failure)?
 
-    init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
-         options: Context.SchedulerOptions?, customError: (() -> Failure)?) {
+    init(
+        downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+        options: Context.SchedulerOptions?, customError: (() -> Failure)?
+    ) {
         self.downstream = downstream
         self.interval = interval
         self.scheduler = scheduler

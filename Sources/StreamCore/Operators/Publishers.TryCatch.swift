@@ -35,25 +35,27 @@ extension Publishers {
             let relay = RelaySubscription(downstream: subscriber, name: "TryCatch")
             subscriber.receive(subscription: relay)
             let handler = self.handler
-            upstream.subscribe(RelayInput<S, Upstream.Failure>(relay: relay, generation: 0) { relay, generation, completion in
-                switch completion {
-                case .finished:
-                    relay.complete(generation, .finished)
-                case .failure(let error):
-                    let replacement: NewPublisher
-                    do {
-                        replacement = try handler(error)
-                    } catch {
-                        relay.complete(generation, .failure(error))
-                        return
+            upstream.subscribe(
+                RelayInput<S, Upstream.Failure>(relay: relay, generation: 0) { relay, generation, completion in
+                    switch completion {
+                    case .finished:
+                        relay.complete(generation, .finished)
+                    case .failure(let error):
+                        let replacement: NewPublisher
+                        do {
+                            replacement = try handler(error)
+                        } catch {
+                            relay.complete(generation, .failure(error))
+                            return
+                        }
+                        guard let next = relay.advance(from: generation) else { return }
+                        replacement.subscribe(
+                            RelayInput<S, NewPublisher.Failure>(relay: relay, generation: next) {
+                                relay, generation, completion in
+                                relay.complete(generation, completion.eraseError())
+                            })
                     }
-                    guard let next = relay.advance(from: generation) else { return }
-                    replacement.subscribe(
-                        RelayInput<S, NewPublisher.Failure>(relay: relay, generation: next) { relay, generation, completion in
-                            relay.complete(generation, completion.eraseError())
-                        })
-                }
-            })
+                })
         }
     }
 }

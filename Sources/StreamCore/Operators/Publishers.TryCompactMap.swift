@@ -41,8 +41,8 @@ extension Publishers.TryCompactMap {
 }
 
 private final class TryCompactMapProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>:
-    ElementFilterProducer<Downstream, Input, UpstreamFailure> where Downstream.Failure == any Error
-{
+    ElementFilterProducer<Downstream, Input, UpstreamFailure>
+where Downstream.Failure == any Error {
     private let transform: (Input) throws -> Downstream.Input?
 
     init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input?) {

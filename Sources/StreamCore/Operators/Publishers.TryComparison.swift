@@ -2,14 +2,18 @@ extension Publisher {
     /// Publishes the minimum value received from the upstream publisher, ordered by a throwing closure.
     ///
     /// If the closure throws, the publisher cancels upstream and fails with the thrown error.
-    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
         Publishers.TryComparison(upstream: self) { try areInIncreasingOrder($1, $0) }
     }
 
     /// Publishes the maximum value received from the upstream publisher, ordered by a throwing closure.
     ///
     /// If the closure throws, the publisher cancels upstream and fails with the thrown error.
-    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
         Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 }
@@ -29,7 +33,9 @@ extension Publishers {
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
 
         /// Creates a publisher that keeps the greatest element of `upstream` under a throwing ordering.
-        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
+        public init(
+            upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
+        ) {
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
         }
@@ -46,7 +52,8 @@ extension Publishers.TryComparison {
     where Downstream.Input == Output, Downstream.Failure == any Error {
         private let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
 
-        init(downstream: Downstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
+        init(downstream: Downstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool)
+        {
             self.areInIncreasingOrder = areInIncreasingOrder
             super.init(downstream: downstream, initial: nil)
         }

@@ -33,7 +33,9 @@ extension Publishers {
 }
 
 extension Publishers.TryDropWhile {
-    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<Downstream, Upstream.Output, Upstream.Failure>
+    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<
+        Downstream, Upstream.Output, Upstream.Failure
+    >
     where Downstream.Input == Output, Downstream.Failure == any Error {
         private let predicate: (Output) throws -> Bool
         private var dropping = true

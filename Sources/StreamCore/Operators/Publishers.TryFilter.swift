@@ -57,8 +57,8 @@ extension Publishers.TryFilter {
 }
 
 private final class TryFilterProducer<Downstream: Subscriber, UpstreamFailure: Error>:
-    ElementFilterProducer<Downstream, Downstream.Input, UpstreamFailure> where Downstream.Failure == any Error
-{
+    ElementFilterProducer<Downstream, Downstream.Input, UpstreamFailure>
+where Downstream.Failure == any Error {
     private let isIncluded: (Downstream.Input) throws -> Bool
 
     init(downstream: Downstream, isIncluded: @escaping (Downstream.Input) throws -> Bool) {

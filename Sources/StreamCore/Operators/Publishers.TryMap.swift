@@ -56,8 +56,8 @@ extension Publishers.TryMap {
 }
 
 private final class TryMapProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>:
-    ElementFilterProducer<Downstream, Input, UpstreamFailure> where Downstream.Failure == any Error
-{
+    ElementFilterProducer<Downstream, Input, UpstreamFailure>
+where Downstream.Failure == any Error {
     private let transform: (Input) throws -> Downstream.Input
 
     init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input) {

@@ -35,7 +35,9 @@ extension Publishers {
 }
 
 extension Publishers.TryPrefixWhile {
-    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<Downstream, Upstream.Output, Upstream.Failure>
+    private final class Inner<Downstream: Subscriber>: ElementFilterProducer<
+        Downstream, Upstream.Output, Upstream.Failure
+    >
     where Downstream.Input == Output, Downstream.Failure == any Error {
         private let predicate: (Output) throws -> Bool
 

@@ -48,7 +48,10 @@ extension Publishers.TryReduce {
     where Downstream.Input == Output, Downstream.Failure == any Error {
         private let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
-        init(downstream: Downstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+        init(
+            downstream: Downstream, initial: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
             self.nextPartialResult = nextPartialResult
             super.init(downstream: downstream, initial: initial)
         }

@@ -42,13 +42,16 @@ extension Publishers {
 }
 
 private final class TryScanProducer<Downstream: Subscriber, Input, UpstreamFailure: Error>:
-    ElementFilterProducer<Downstream, Input, UpstreamFailure> where Downstream.Failure == any Error
-{
+    ElementFilterProducer<Downstream, Input, UpstreamFailure>
+where Downstream.Failure == any Error {
     // Touched only from `process`, which upstream serializes.
     private var result: Downstream.Input
     private let next: (Downstream.Input, Input) throws -> Downstream.Input
 
-    init(downstream: Downstream, initial: Downstream.Input, next: @escaping (Downstream.Input, Input) throws -> Downstream.Input) {
+    init(
+        downstream: Downstream, initial: Downstream.Input,
+        next: @escaping (Downstream.Input, Input) throws -> Downstream.Input
+    ) {
         self.result = initial
         self.next = next
         super.init(downstream: downstream)

@@ -40,7 +40,9 @@ extension Publisher {
 
     /// As `zip` with 3 others, then transforms each tuple with `transform`.
     @inlinable
-    public func zip<P, Q, R, T>(_ p: P, _ q: Q, _ r: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T)
+    public func zip<P, Q, R, T>(
+        _ p: P, _ q: Q, _ r: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    )
         -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
     where P: Publisher, Q: Publisher, R: Publisher, Failure == P.Failure, Failure == Q.Failure, Failure == R.Failure {
         Publishers.Map(upstream: Publishers.Zip4(self, p, q, r)) { transform($0.0, $0.1, $0.2, $0.3) }
@@ -51,8 +53,8 @@ extension Publisher {
 extension Publishers {
     /// A publisher created by applying the zip function to two upstream publishers.
     ///
-/// Finishes as soon as an upstream has finished with no value left to pair, cancelling the others; fails at the
-/// first failure. Downstream demand is forwarded to every upstream.
+    /// Finishes as soon as an upstream has finished with no value left to pair, cancelling the others; fails at the
+    /// first failure. Downstream demand is forwarded to every upstream.
     public struct Zip<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         /// One element from each upstream.
         public typealias Output = (A.Output, B.Output)
@@ -94,9 +96,10 @@ extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {
 extension Publishers {
     /// A publisher created by applying the zip function to three upstream publishers.
     ///
-/// Finishes as soon as an upstream has finished with no value left to pair, cancelling the others; fails at the
-/// first failure. Downstream demand is forwarded to every upstream.
-    public struct Zip3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure {
+    /// Finishes as soon as an upstream has finished with no value left to pair, cancelling the others; fails at the
+    /// first failure. Downstream demand is forwarded to every upstream.
+    public struct Zip3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure {
         /// One element from each upstream.
         public typealias Output = (A.Output, B.Output, C.Output)
         /// The upstreams' shared failure.
@@ -141,9 +144,10 @@ extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equata
 extension Publishers {
     /// A publisher created by applying the zip function to four upstream publishers.
     ///
-/// Finishes as soon as an upstream has finished with no value left to pair, cancelling the others; fails at the
-/// first failure. Downstream demand is forwarded to every upstream.
-    public struct Zip4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
+    /// Finishes as soon as an upstream has finished with no value left to pair, cancelling the others; fails at the
+    /// first failure. Downstream demand is forwarded to every upstream.
+    public struct Zip4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
         /// One element from each upstream.
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
         /// The upstreams' shared failure.

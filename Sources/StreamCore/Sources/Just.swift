@@ -33,8 +33,8 @@ extension Just: Sendable where Output: Sendable {}
 /// The value stays until the subscription goes, as in Combine.
 @usableFromInline
 internal final class JustSubscription<Output, Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    @unchecked Sendable where Downstream.Input == Output
-{
+    @unchecked Sendable
+where Downstream.Input == Output {
     @usableFromInline internal let done = Atomic<Bool>(false)
     @usableFromInline internal let output: Output
     /// The subscriber, boxed and held at +1 until the winner of `done` takes it. A plain optional of a class keeps

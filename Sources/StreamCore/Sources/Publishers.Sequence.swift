@@ -53,8 +53,8 @@ extension Publishers.Sequence: Sendable where Elements: Sendable {}
 /// an atomic flag the loop checks before each element.
 @usableFromInline
 internal final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable where Downstream.Input == Elements.Element
-{
+    CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Elements.Element {
     @usableFromInline internal let lock = Lock()
     @usableFromInline internal let cancelled = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) internal var iterator: Elements.Iterator

@@ -127,7 +127,9 @@ internal final class PublishedBox<Value>: @unchecked Sendable {
     @usableFromInline
     internal func adopt(_ publisher: ObservableObjectPublisher) {
         let retained = Unmanaged.passRetained(publisher)
-        if !objectWillChange.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
+        if !objectWillChange.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing)
+            .exchanged
+        {
             retained.release()
         }
     }

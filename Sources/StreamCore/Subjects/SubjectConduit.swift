@@ -1,20 +1,20 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The calling thread's identity, as a word whose low bit is free (thread handles are aligned pointers).
 @inlinable
 internal func currentThreadWord() -> UInt {
     #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
+        return UInt(bitPattern: pthread_self())
     #else
-    return UInt(pthread_self())
+        return UInt(pthread_self())
     #endif
 }
 
@@ -29,7 +29,8 @@ internal func currentThreadWord() -> UInt {
 /// calls them without copying them out under the lock; an end (cancel or completion) that happens during a delivery
 /// leaves the release of the closures to the outermost deliverer.
 @usableFromInline
-internal final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, @unchecked Sendable {
+internal final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, @unchecked Sendable
+{
     @usableFromInline
     internal enum Pending {
         case value(Output)
@@ -210,7 +211,8 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             } else {
                 desired = current | 1
             }
-            let (done, now) = state.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            let (done, now) = state.compareExchange(
+                expected: current, desired: desired, ordering: .acquiringAndReleasing)
             if done { return deliverer == 0 ? .claimed : .busy }
             current = now
         }

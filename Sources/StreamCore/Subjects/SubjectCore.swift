@@ -5,7 +5,8 @@
 @usableFromInline
 internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline internal let lock = Lock()
-    @usableFromInline @exclusivity(unchecked) internal var conduits: ContiguousArray<SubjectConduit<Output, Failure>> = []
+    @usableFromInline @exclusivity(unchecked) internal var conduits: ContiguousArray<SubjectConduit<Output, Failure>> =
+        []
     @usableFromInline @exclusivity(unchecked) internal var completion: Subscribers.Completion<Failure>?
     @usableFromInline @exclusivity(unchecked) internal var upstreams: [any Subscription] = []
     /// Set once any subscriber has asked for values; from then on upstream subscriptions are asked for `.unlimited`.
@@ -24,7 +25,8 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// Attaches a subscriber; a subscriber arriving after completion gets an empty subscription and the completion.
     /// The subscription keeps `owner` (the subject object) alive until it is cancelled or completed, as in Combine.
     @inlinable
-    internal func attach<S: Subscriber>(_ subscriber: S, owner: AnyObject?) where S.Input == Output, S.Failure == Failure {
+    internal func attach<S: Subscriber>(_ subscriber: S, owner: AnyObject?)
+    where S.Input == Output, S.Failure == Failure {
         lock.lock()
         if let completion {
             lock.unlock()

@@ -31,7 +31,9 @@ extension Subscribers {
     /// Its closures are released when it completes or is cancelled, so a closure capturing an owner does not keep a
     /// cycle alive past the end of the subscription. Delivering a value takes no lock: an atomic phase says who may
     /// touch the closures, and a cancel that arrives during a delivery leaves the release to the deliverer.
-    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
+    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+        @unchecked Sendable
+    {
 
         /// The closure to execute on receipt of a value; an empty closure once the sink has ended (and while a value
         /// is being delivered, when the closure may not be copied safely).
@@ -47,9 +49,11 @@ extension Subscribers {
 
         /// Runs `body` on the closures while holding them the way a delivery does, so they cannot be released meanwhile.
         private func withIdleHandlers<T>(_ body: (SinkHandlers<Input, Failure>) -> T) -> T? {
-            guard phase.compareExchange(
-                expected: SinkPhase.idle, desired: SinkPhase.delivering, ordering: .acquiring
-            ).exchanged else { return nil }
+            guard
+                phase.compareExchange(
+                    expected: SinkPhase.idle, desired: SinkPhase.delivering, ordering: .acquiring
+                ).exchanged
+            else { return nil }
             let result = handlers._withUnsafeGuaranteedRef(body)
             if !phase.compareExchange(
                 expected: SinkPhase.delivering, desired: SinkPhase.idle, ordering: .acquiringAndReleasing
@@ -109,9 +113,10 @@ extension Subscribers {
             )
             if claimed {
                 handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
-                if !phase.compareExchange(expected: SinkPhase.delivering, desired: SinkPhase.idle, ordering: .acquiringAndReleasing)
-                    .exchanged
-                {
+                if !phase.compareExchange(
+                    expected: SinkPhase.delivering, desired: SinkPhase.idle, ordering: .acquiringAndReleasing
+                )
+                .exchanged {
                     // Cancelled while the closure ran: this thread finishes the job.
                     phase.store(SinkPhase.ended, ordering: .releasing)
                     releaseHandlers()
@@ -146,7 +151,8 @@ extension Subscribers {
             } else if current == SinkPhase.delivering {
                 // Completed from inside the value closure: the outer delivery releases the closures.
                 handlers._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
-                _ = phase.compareExchange(expected: SinkPhase.delivering, desired: SinkPhase.endRequested, ordering: .acquiringAndReleasing)
+                _ = phase.compareExchange(
+                    expected: SinkPhase.delivering, desired: SinkPhase.endRequested, ordering: .acquiringAndReleasing)
             }
         }
 
@@ -172,15 +178,17 @@ extension Subscribers {
             while true {
                 let current = phase.load(ordering: .acquiring)
                 if current == SinkPhase.idle {
-                    if phase.compareExchange(expected: SinkPhase.idle, desired: SinkPhase.ended, ordering: .acquiringAndReleasing)
-                        .exchanged
-                    {
+                    if phase.compareExchange(
+                        expected: SinkPhase.idle, desired: SinkPhase.ended, ordering: .acquiringAndReleasing
+                    )
+                    .exchanged {
                         releaseHandlers()
                         return
                     }
                 } else if current == SinkPhase.delivering {
                     if phase.compareExchange(
-                        expected: SinkPhase.delivering, desired: SinkPhase.endRequested, ordering: .acquiringAndReleasing
+                        expected: SinkPhase.delivering, desired: SinkPhase.endRequested,
+                        ordering: .acquiringAndReleasing
                     ).exchanged {
                         return
                     }

@@ -1,11 +1,11 @@
 import StreamCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The downstream half of a subscription to an event source that does not wait for demand (a timer, notifications):

@@ -1,7 +1,8 @@
 import Foundation
 import StreamCore
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension URLSession {
@@ -38,11 +39,12 @@ extension URLSession {
 
         /// Gives the subscriber a subscription whose first demand starts the task.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscriber.receive(subscription: DataTaskSubscription(
-                request: request,
-                session: session,
-                downstream: AnySubscriber(subscriber)
-            ))
+            subscriber.receive(
+                subscription: DataTaskSubscription(
+                    request: request,
+                    session: session,
+                    downstream: AnySubscriber(subscriber)
+                ))
         }
     }
 }
@@ -58,7 +60,10 @@ private final class DataTaskSubscription: Subscription, CustomStringConvertible,
     private var state: State
     private var downstream: AnySubscriber<URLSession.DataTaskPublisher.Output, URLError>?
 
-    init(request: URLRequest, session: URLSession, downstream: AnySubscriber<URLSession.DataTaskPublisher.Output, URLError>) {
+    init(
+        request: URLRequest, session: URLSession,
+        downstream: AnySubscriber<URLSession.DataTaskPublisher.Output, URLError>
+    ) {
         state = .waitingForDemand(request, session)
         self.downstream = downstream
     }

@@ -26,7 +26,9 @@ public struct ArchiveReader: Sendable {
         if isDirectory.boolValue {
             let nested = url.appendingPathComponent("data")
             var nestedIsDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: nested.path, isDirectory: &nestedIsDirectory), nestedIsDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: nested.path, isDirectory: &nestedIsDirectory),
+                nestedIsDirectory.boolValue
+            {
                 dataFolder = nested
             } else {
                 dataFolder = url
@@ -41,18 +43,22 @@ public struct ArchiveReader: Sendable {
             let name = explicitFile.lastPathComponent
             if ArchiveReader.partNumber(of: name) == 0 {
                 let stem = name.hasPrefix("tweets") ? "tweets" : "tweet"
-                parts = [explicitFile] + ArchiveReader.partFiles(in: dataFolder, stem: stem).filter { $0 != explicitFile }
+                parts =
+                    [explicitFile] + ArchiveReader.partFiles(in: dataFolder, stem: stem).filter { $0 != explicitFile }
             } else {
                 parts = [explicitFile]
             }
-        } else if let listed = manifest.flatMap({ ArchiveReader.manifestParts($0, dataFolder: dataFolder) }), !listed.isEmpty {
+        } else if let listed = manifest.flatMap({ ArchiveReader.manifestParts($0, dataFolder: dataFolder) }),
+            !listed.isEmpty
+        {
             parts = listed
         } else {
             let current = ArchiveReader.partFiles(in: dataFolder, stem: "tweets")
             parts = current.isEmpty ? ArchiveReader.partFiles(in: dataFolder, stem: "tweet") : current
         }
         guard !parts.isEmpty else {
-            throw DecodingProblem("\(url.path) is not an X archive: no data/tweets.js, data/tweet.js or tweets-partN.js found")
+            throw DecodingProblem(
+                "\(url.path) is not an X archive: no data/tweets.js, data/tweet.js or tweets-partN.js found")
         }
         owner = ArchiveReader.readOwner(in: dataFolder, manifest: manifest)
     }
@@ -89,7 +95,9 @@ public struct ArchiveReader: Sendable {
     static func partFiles(in folder: URL, stem: String) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.compactMap { name -> (Int, URL)? in
-            guard name == "\(stem).js" || name.hasPrefix("\(stem)-part"), let number = partNumber(of: name) else { return nil }
+            guard name == "\(stem).js" || name.hasPrefix("\(stem)-part"), let number = partNumber(of: name) else {
+                return nil
+            }
             return (number, folder.appendingPathComponent(name))
         }
         .sorted { $0.0 < $1.0 }
@@ -117,15 +125,20 @@ public struct ArchiveReader: Sendable {
     static func readOwner(in dataFolder: URL, manifest: JSONValue?) -> User? {
         var owner: User?
         if let accounts = try? ArchiveScript.assignedValue(of: dataFolder.appendingPathComponent("account.js")),
-           let account = accounts.array?.first?["account"],
-           let id = account["accountId"]?.snowflake, let username = account["username"]?.string {
+            let account = accounts.array?.first?["account"],
+            let id = account["accountId"]?.snowflake, let username = account["username"]?.string
+        {
             owner = User(id: id, username: username, name: account["accountDisplayName"]?.string ?? username)
             owner?.createdAt = account["createdAt"]?.string.flatMap(TwitterDate.parse)
-        } else if let info = manifest?["userInfo"], let id = info["accountId"]?.snowflake, let username = info["userName"]?.string {
+        } else if let info = manifest?["userInfo"], let id = info["accountId"]?.snowflake,
+            let username = info["userName"]?.string
+        {
             owner = User(id: id, username: username, name: info["displayName"]?.string ?? username)
         }
-        if owner != nil, let profiles = try? ArchiveScript.assignedValue(of: dataFolder.appendingPathComponent("profile.js")),
-           let profile = profiles.array?.first?["profile"] {
+        if owner != nil,
+            let profiles = try? ArchiveScript.assignedValue(of: dataFolder.appendingPathComponent("profile.js")),
+            let profile = profiles.array?.first?["profile"]
+        {
             owner?.description = V2Objects.nonEmpty(profile["description"]?["bio"]?.string)
             owner?.location = V2Objects.nonEmpty(profile["description"]?["location"]?.string)
             owner?.url = V2Objects.nonEmpty(profile["description"]?["website"]?.string)
@@ -179,8 +192,9 @@ public struct ArchivePageReader {
             let entry = element["tweet"] ?? element
             let cursor = current!
             do {
-                builder.addMain(try V1SearchDecoder.status(
-                    entry, path: "\(cursor.name) entry \(cursor.elementIndex)", owner: owner, into: &builder))
+                builder.addMain(
+                    try V1SearchDecoder.status(
+                        entry, path: "\(cursor.name) entry \(cursor.elementIndex)", owner: owner, into: &builder))
                 count += 1
             } catch let problem as DecodingProblem {
                 skipped.append(problem)
@@ -247,7 +261,9 @@ enum ArchiveScript {
             offset = try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Int in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 var index = try ArchiveScript.valueStart(in: bytes, name: fileName)
-                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+                while index < bytes.count,
+                    bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09
+                {
                     index += 1
                 }
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else {
@@ -262,12 +278,14 @@ enum ArchiveScript {
             guard !finished else { return nil }
             let name = self.name
             let start = offset
-            let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<(JSONValue?, Int), DecodingProblem> in
+            let result = data.withUnsafeBytes {
+                (raw: UnsafeRawBufferPointer) -> Result<(JSONValue?, Int), DecodingProblem> in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 var index = start
                 func skipSeparators() {
                     while index < bytes.count,
-                          [0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ",")].contains(bytes[index]) { index += 1 }
+                        [0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ",")].contains(bytes[index])
+                    { index += 1 }
                 }
                 skipSeparators()
                 guard index < bytes.count else {
@@ -278,7 +296,8 @@ enum ArchiveScript {
                     let (value, end) = try JSONParser.parsePrefix(bytes, from: index)
                     return .success((value, end))
                 } catch {
-                    return .failure(DecodingProblem("\(name) is not valid at byte \(error.offset + 1): \(error.message)"))
+                    return .failure(
+                        DecodingProblem("\(name) is not valid at byte \(error.offset + 1): \(error.message)"))
                 }
             }
             let (value, end) = try result.get()

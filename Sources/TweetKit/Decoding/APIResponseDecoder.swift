@@ -39,7 +39,8 @@ public enum APIResponseDecoder {
         case nil, .null?:
             if let problem = V2Objects.errorDocumentProblem(object) { throw problem }
             if object["meta"] == nil && object["errors"] == nil {
-                throw DecodingProblem("response has none of data, meta or errors; keys: \(object.keys.joined(separator: ", "))")
+                throw DecodingProblem(
+                    "response has none of data, meta or errors; keys: \(object.keys.joined(separator: ", "))")
             }
         default:
             throw DecodingProblem("'data' is neither a tweet object nor an array of tweets")

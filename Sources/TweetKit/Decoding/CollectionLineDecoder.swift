@@ -24,7 +24,9 @@ public enum CollectionLineDecoder {
         let outcome: Outcome = line.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             var start = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
-            while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0D || bytes[start] == 0x0A {
+            while start < bytes.count,
+                bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0D || bytes[start] == 0x0A
+            {
                 start += 1
             }
             if start == bytes.count { return .blank }
@@ -98,7 +100,8 @@ public enum CollectionLineDecoder {
         let tweet = try V2Objects.tweet(value, path: "tweet")
         builder.addMain(tweet)
         try addEmbedded(of: value, path: "tweet", to: &builder)
-        for (index, reference) in (object["referenced_tweets"]?.array ?? []).enumerated() where reference["text"] != nil {
+        for (index, reference) in (object["referenced_tweets"]?.array ?? []).enumerated() where reference["text"] != nil
+        {
             let path = "tweet.referenced_tweets[\(index)]"
             builder.addIncluded(try V2Objects.tweet(reference, path: path))
             try addEmbedded(of: reference, path: path, to: &builder)

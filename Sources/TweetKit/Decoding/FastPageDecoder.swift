@@ -97,7 +97,8 @@ enum FastPageDecoder {
                 parsed.sawText = true
                 parsed.text = try scanner.readString()
             case 4 where key == "lang": parsed.tweet.lang = try scanner.readString()
-            case 4 where key == "type": parsed.kind = try scanner.readString().flatMap(ReferencedTweet.Kind.init(rawValue:))
+            case 4 where key == "type":
+                parsed.kind = try scanner.readString().flatMap(ReferencedTweet.Kind.init(rawValue:))
             case 4 where key == "data" && collecting && depth == 0: throw Bail()
             case 5 where key == "media" && collecting:
                 try scanner.elements { scanner in
@@ -212,12 +213,19 @@ enum FastPageDecoder {
             if key == "hashtags" || key == "cashtags" {
                 let isHashtag = key == "hashtags"
                 try scanner.elements { scanner in
-                    var start: Int?, end: Int?, tag: String?
+                    var start: Int?
+                    var end: Int?
+                    var tag: String?
                     try scanner.members { scanner, key in
-                        if key == "start" { start = try scanner.readInt() }
-                        else if key == "end" { end = try scanner.readInt() }
-                        else if key == "tag" { tag = try scanner.readString() }
-                        else { try scanner.skipValue() }
+                        if key == "start" {
+                            start = try scanner.readInt()
+                        } else if key == "end" {
+                            end = try scanner.readInt()
+                        } else if key == "tag" {
+                            tag = try scanner.readString()
+                        } else {
+                            try scanner.skipValue()
+                        }
                     }
                     guard let start, let end, 0 <= start, start <= end, let tag else { return }
                     if isHashtag {
@@ -228,30 +236,51 @@ enum FastPageDecoder {
                 }
             } else if key == "mentions" {
                 try scanner.elements { scanner in
-                    var start: Int?, end: Int?, username: String?, id: UserID?
+                    var start: Int?
+                    var end: Int?
+                    var username: String?
+                    var id: UserID?
                     try scanner.members { scanner, key in
-                        if key == "start" { start = try scanner.readInt() }
-                        else if key == "end" { end = try scanner.readInt() }
-                        else if key == "username" { username = try scanner.readString() }
-                        else if key == "id" { id = try scanner.readID() }
-                        else { try scanner.skipValue() }
+                        if key == "start" {
+                            start = try scanner.readInt()
+                        } else if key == "end" {
+                            end = try scanner.readInt()
+                        } else if key == "username" {
+                            username = try scanner.readString()
+                        } else if key == "id" {
+                            id = try scanner.readID()
+                        } else {
+                            try scanner.skipValue()
+                        }
                     }
                     guard let start, let end, 0 <= start, start <= end, let username else { return }
                     entities.mentions.append(Mention(start: start, end: end, username: username, id: id))
                 }
             } else if key == "urls" {
                 try scanner.elements { scanner in
-                    var start: Int?, end: Int?, url: String?, expanded: String?, display: String?
+                    var start: Int?
+                    var end: Int?
+                    var url: String?
+                    var expanded: String?
+                    var display: String?
                     try scanner.members { scanner, key in
-                        if key == "start" { start = try scanner.readInt() }
-                        else if key == "end" { end = try scanner.readInt() }
-                        else if key == "url" { url = try scanner.readString() }
-                        else if key == "expanded_url" { expanded = try scanner.readString() }
-                        else if key == "display_url" { display = try scanner.readString() }
-                        else { try scanner.skipValue() }
+                        if key == "start" {
+                            start = try scanner.readInt()
+                        } else if key == "end" {
+                            end = try scanner.readInt()
+                        } else if key == "url" {
+                            url = try scanner.readString()
+                        } else if key == "expanded_url" {
+                            expanded = try scanner.readString()
+                        } else if key == "display_url" {
+                            display = try scanner.readString()
+                        } else {
+                            try scanner.skipValue()
+                        }
                     }
                     guard let start, let end, 0 <= start, start <= end, let url else { return }
-                    entities.urls.append(URLEntity(start: start, end: end, url: url, expandedURL: expanded, displayURL: display))
+                    entities.urls.append(
+                        URLEntity(start: start, end: end, url: url, expandedURL: expanded, displayURL: display))
                 }
             } else {
                 try scanner.skipValue()
@@ -266,24 +295,40 @@ enum FastPageDecoder {
         var user = User(id: 0, username: "", name: "")
         var name: String?
         try scanner.members { scanner, key in
-            if key == "id" { id = try scanner.readID() }
-            else if key == "username" { username = try scanner.readString() }
-            else if key == "name" { name = try scanner.readString() }
-            else if key == "profile_image_url" { user.profileImageURL = V2Objects.secureURL(try scanner.readString()) }
-            else if key == "verified" { user.verified = try scanner.readBool() ?? false }
-            else if key == "description" { user.description = try scanner.readString() }
-            else if key == "location" { user.location = try scanner.readString() }
-            else if key == "created_at" { user.createdAt = try scanner.readString().flatMap(TwitterDate.parse) }
-            else if key == "protected" { user.protected = try scanner.readBool() ?? false }
-            else if key == "url" { user.url = V2Objects.nonEmpty(try scanner.readString()) }
-            else if key == "public_metrics" {
+            if key == "id" {
+                id = try scanner.readID()
+            } else if key == "username" {
+                username = try scanner.readString()
+            } else if key == "name" {
+                name = try scanner.readString()
+            } else if key == "profile_image_url" {
+                user.profileImageURL = V2Objects.secureURL(try scanner.readString())
+            } else if key == "verified" {
+                user.verified = try scanner.readBool() ?? false
+            } else if key == "description" {
+                user.description = try scanner.readString()
+            } else if key == "location" {
+                user.location = try scanner.readString()
+            } else if key == "created_at" {
+                user.createdAt = try scanner.readString().flatMap(TwitterDate.parse)
+            } else if key == "protected" {
+                user.protected = try scanner.readBool() ?? false
+            } else if key == "url" {
+                user.url = V2Objects.nonEmpty(try scanner.readString())
+            } else if key == "public_metrics" {
                 var metrics = UserMetrics()
                 try scanner.members { scanner, key in
-                    if key == "followers_count" { metrics.followers = try scanner.readInt() ?? 0 }
-                    else if key == "following_count" { metrics.following = try scanner.readInt() ?? 0 }
-                    else if key == "tweet_count" { metrics.tweets = try scanner.readInt() ?? 0 }
-                    else if key == "listed_count" { metrics.listed = try scanner.readInt() ?? 0 }
-                    else { try scanner.skipValue() }
+                    if key == "followers_count" {
+                        metrics.followers = try scanner.readInt() ?? 0
+                    } else if key == "following_count" {
+                        metrics.following = try scanner.readInt() ?? 0
+                    } else if key == "tweet_count" {
+                        metrics.tweets = try scanner.readInt() ?? 0
+                    } else if key == "listed_count" {
+                        metrics.listed = try scanner.readInt() ?? 0
+                    } else {
+                        try scanner.skipValue()
+                    }
                 }
                 user.metrics = metrics
             } else {
@@ -318,13 +363,21 @@ enum FastPageDecoder {
         var next: String?
         var pagination: String?
         try scanner.members { scanner, key in
-            if key == "newest_id" { page.newestID = try scanner.readID() }
-            else if key == "oldest_id" { page.oldestID = try scanner.readID() }
-            else if key == "result_count" { page.resultCount = try scanner.readInt() }
-            else if key == "next_token" { next = try scanner.readString() }
-            else if key == "pagination_token" { pagination = try scanner.readString() }
-            else if key == "previous_token" { page.previousToken = try scanner.readString() }
-            else { try scanner.skipValue() }
+            if key == "newest_id" {
+                page.newestID = try scanner.readID()
+            } else if key == "oldest_id" {
+                page.oldestID = try scanner.readID()
+            } else if key == "result_count" {
+                page.resultCount = try scanner.readInt()
+            } else if key == "next_token" {
+                next = try scanner.readString()
+            } else if key == "pagination_token" {
+                pagination = try scanner.readString()
+            } else if key == "previous_token" {
+                page.previousToken = try scanner.readString()
+            } else {
+                try scanner.skipValue()
+            }
         }
         page.nextToken = next ?? pagination
     }

@@ -17,10 +17,12 @@ public enum TwitterDate {
                 }
                 return value
             }
-            guard let year = number(0, 4), bytes[4] == UInt8(ascii: "-"), let month = number(5, 2), bytes[7] == UInt8(ascii: "-"),
-                  let day = number(8, 2), bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
-                  let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(14, 2),
-                  bytes[16] == UInt8(ascii: ":"), let second = number(17, 2) else { return nil }
+            guard let year = number(0, 4), bytes[4] == UInt8(ascii: "-"), let month = number(5, 2),
+                bytes[7] == UInt8(ascii: "-"),
+                let day = number(8, 2), bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+                let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(14, 2),
+                bytes[16] == UInt8(ascii: ":"), let second = number(17, 2)
+            else { return nil }
             var index = 19
             // Fractions are kept as an integer count of units so that a millisecond time reads back as exactly
             // the Date it was written from (`Double(ms) / 1000`).
@@ -42,8 +44,10 @@ public enum TwitterDate {
                 case UInt8(ascii: "Z"), UInt8(ascii: "z"):
                     index += 1
                 case UInt8(ascii: "+"), UInt8(ascii: "-"):
-                    guard index + 6 <= bytes.count, let hours = number(index + 1, 2), bytes[index + 3] == UInt8(ascii: ":"),
-                          let minutes = number(index + 4, 2) else { return nil }
+                    guard index + 6 <= bytes.count, let hours = number(index + 1, 2),
+                        bytes[index + 3] == UInt8(ascii: ":"),
+                        let minutes = number(index + 4, 2)
+                    else { return nil }
                     offsetSeconds = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
                     index += 6
                 default:
@@ -51,7 +55,9 @@ public enum TwitterDate {
                 }
             }
             guard index == bytes.count else { return nil }
-            guard let seconds = epochSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            guard
+                let seconds = epochSeconds(
+                    year: year, month: month, day: day, hour: hour, minute: minute, second: second)
             else { return nil }
             let whole = Int64(seconds - offsetSeconds)
             // Nanoseconds overflow Int64 before 1678 and after 2262; such dates are read through Double instead.
@@ -67,14 +73,20 @@ public enum TwitterDate {
     public static func parseClassic(_ text: String) -> Date? {
         let fields = text.split(separator: " ")
         guard fields.count == 6, let month = months.firstIndex(of: String(fields[1])), let day = Int(fields[2]),
-              let year = Int(fields[5]) else { return nil }
+            let year = Int(fields[5])
+        else { return nil }
         let clock = fields[3].split(separator: ":")
-        guard clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]) else { return nil }
+        guard clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]) else {
+            return nil
+        }
         let zone = fields[4]
         guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
-              let zoneHours = Int(zone.dropFirst().prefix(2)), let zoneMinutes = Int(zone.suffix(2)) else { return nil }
+            let zoneHours = Int(zone.dropFirst().prefix(2)), let zoneMinutes = Int(zone.suffix(2))
+        else { return nil }
         let offset = (zoneHours * 3600 + zoneMinutes * 60) * (sign == "-" ? -1 : 1)
-        guard let seconds = epochSeconds(year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second)
+        guard
+            let seconds = epochSeconds(
+                year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second)
         else { return nil }
         return Date(timeIntervalSince1970: Double(seconds - offset))
     }
@@ -97,9 +109,12 @@ public enum TwitterDate {
 
     /// The UTC calendar fields of a date, to the millisecond (rounded).
     static func utcFields(_ date: Date)
-        -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64) {
+        -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millisecond: Int64)
+    {
         // Clamped to years 1...9999 so that any Date prints (and never traps converting to Int64).
-        let interval = date.timeIntervalSince1970.isNaN ? 0 : min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799)
+        let interval =
+            date.timeIntervalSince1970.isNaN
+            ? 0 : min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799)
         let totalMilliseconds = Int64((interval * 1000).rounded())
         var seconds = totalMilliseconds / 1000
         var milliseconds = totalMilliseconds % 1000
@@ -119,14 +134,17 @@ public enum TwitterDate {
 
     /// Prints v1.1's form, `Fri Jul 12 23:40:37 +0000 2019`.
     public static func formatClassic(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970.isNaN ? 0 : min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799)
+        let interval =
+            date.timeIntervalSince1970.isNaN
+            ? 0 : min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799)
         let seconds = Int64(interval.rounded(.down))
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - days * 86400
         let (year, month, day) = civilDate(daysSinceEpoch: days)
         let weekday = weekdays[Int(((days % 7) + 11) % 7)]
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekday) \(months[Int(month) - 1]) \(two(day)) \(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60))"
+        return
+            "\(weekday) \(months[Int(month) - 1]) \(two(day)) \(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60))"
             + ":\(two(secondOfDay % 60)) +0000 \(year)"
     }
 
@@ -137,7 +155,8 @@ public enum TwitterDate {
     static func epochSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int? {
         // Years outside 1...9999 cannot be printed back in either format, and huge ones would overflow.
         guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
-              (0...59).contains(minute), (0...60).contains(second) else { return nil }
+            (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400

@@ -35,7 +35,9 @@ public enum V1SearchDecoder {
 
     /// Decodes one v1.1 status (or archive tweet) into a tweet, adding its user, retweeted and quoted originals and
     /// media to `builder`. `owner` supplies the author when the object has no `user` (archives).
-    static func status(_ value: JSONValue, path: @autoclosure () -> String, owner: User? = nil, into builder: inout PageBuilder) throws -> Tweet {
+    static func status(
+        _ value: JSONValue, path: @autoclosure () -> String, owner: User? = nil, into builder: inout PageBuilder
+    ) throws -> Tweet {
         guard case .object(let object) = value else { throw DecodingProblem("\(path()) is not a tweet object") }
         guard let id = object["id_str"]?.snowflake ?? object["id"]?.snowflake else {
             throw DecodingProblem("\(path()) has no id_str")
@@ -56,7 +58,8 @@ public enum V1SearchDecoder {
         if let created = object["created_at"]?.string { tweet.createdAt = TwitterDate.parse(created) }
         tweet.lang = object["lang"]?.string
         tweet.inReplyToUserID = object["in_reply_to_user_id_str"]?.snowflake ?? object["in_reply_to_user_id"]?.snowflake
-        if let repliedTo = object["in_reply_to_status_id_str"]?.snowflake ?? object["in_reply_to_status_id"]?.snowflake {
+        if let repliedTo = object["in_reply_to_status_id_str"]?.snowflake ?? object["in_reply_to_status_id"]?.snowflake
+        {
             tweet.referencedTweets.append(ReferencedTweet(kind: .repliedTo, id: repliedTo))
         } else {
             // v1.1 has no conversation id; a tweet that replies to nothing starts its own conversation.
@@ -80,7 +83,8 @@ public enum V1SearchDecoder {
         if object["retweet_count"] != nil || object["favorite_count"] != nil { tweet.metrics = metrics }
         let entitiesValue = extended?["entities"] ?? object["entities"]
         if let entitiesValue { tweet.entities = entities(entitiesValue) }
-        let mediaValue = extended?["extended_entities"]?["media"] ?? object["extended_entities"]?["media"]
+        let mediaValue =
+            extended?["extended_entities"]?["media"] ?? object["extended_entities"]?["media"]
             ?? entitiesValue?["media"]
         for item in mediaValue?.array ?? [] {
             guard let media = media(item) else { continue }
@@ -93,16 +97,22 @@ public enum V1SearchDecoder {
     }
 
     static func user(_ value: JSONValue, path: @autoclosure () -> String) throws -> User {
-        guard let id = value["id_str"]?.snowflake ?? value["id"]?.snowflake else { throw DecodingProblem("\(path()) has no id_str") }
-        guard let username = value["screen_name"]?.string else { throw DecodingProblem("\(path()) (user \(id)) has no screen_name") }
+        guard let id = value["id_str"]?.snowflake ?? value["id"]?.snowflake else {
+            throw DecodingProblem("\(path()) has no id_str")
+        }
+        guard let username = value["screen_name"]?.string else {
+            throw DecodingProblem("\(path()) (user \(id)) has no screen_name")
+        }
         var user = User(id: id, username: username, name: value["name"]?.string ?? username)
-        user.profileImageURL = V2Objects.secureURL(value["profile_image_url_https"]?.string ?? value["profile_image_url"]?.string)
+        user.profileImageURL = V2Objects.secureURL(
+            value["profile_image_url_https"]?.string ?? value["profile_image_url"]?.string)
         user.verified = value["verified"]?.bool ?? false
         user.description = V2Objects.nonEmpty(value["description"]?.string)
         user.location = V2Objects.nonEmpty(value["location"]?.string)
         if let created = value["created_at"]?.string { user.createdAt = TwitterDate.parse(created) }
         user.protected = value["protected"]?.bool ?? false
-        user.url = V2Objects.nonEmpty(value["entities"]?["url"]?["urls"]?.array?.first?["expanded_url"]?.string)
+        user.url =
+            V2Objects.nonEmpty(value["entities"]?["url"]?["urls"]?.array?.first?["expanded_url"]?.string)
             ?? V2Objects.nonEmpty(value["url"]?.string)
         if value["followers_count"] != nil {
             user.metrics = UserMetrics(
@@ -116,7 +126,8 @@ public enum V1SearchDecoder {
     static func entities(_ value: JSONValue) -> TweetEntities {
         func span(_ item: JSONValue) -> (Int, Int)? {
             guard let indices = item["indices"]?.array, indices.count == 2, let start = indices[0].int,
-                  let end = indices[1].int, 0 <= start, start <= end else { return nil }
+                let end = indices[1].int, 0 <= start, start <= end
+            else { return nil }
             return (start, end)
         }
         var entities = TweetEntities()
@@ -130,12 +141,14 @@ public enum V1SearchDecoder {
         }
         entities.mentions = (value["user_mentions"]?.array ?? []).compactMap { item in
             guard let (start, end) = span(item), let username = item["screen_name"]?.string else { return nil }
-            return Mention(start: start, end: end, username: username, id: item["id_str"]?.snowflake ?? item["id"]?.snowflake)
+            return Mention(
+                start: start, end: end, username: username, id: item["id_str"]?.snowflake ?? item["id"]?.snowflake)
         }
         entities.urls = (value["urls"]?.array ?? []).compactMap { item in
             guard let (start, end) = span(item), let url = item["url"]?.string else { return nil }
-            return URLEntity(start: start, end: end, url: url, expandedURL: item["expanded_url"]?.string,
-                             displayURL: item["display_url"]?.string)
+            return URLEntity(
+                start: start, end: end, url: url, expandedURL: item["expanded_url"]?.string,
+                displayURL: item["display_url"]?.string)
         }
         return entities
     }
@@ -166,7 +179,13 @@ public enum V1SearchDecoder {
         var result = ""
         var inTag = false
         for character in html {
-            if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { result.append(character) }
+            if character == "<" {
+                inTag = true
+            } else if character == ">" {
+                inTag = false
+            } else if !inTag {
+                result.append(character)
+            }
         }
         return result
     }

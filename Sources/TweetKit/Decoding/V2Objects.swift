@@ -6,7 +6,8 @@ enum V2Objects {
     static func tweet(_ value: JSONValue, path: @autoclosure () -> String) throws -> Tweet {
         guard case .object(let object) = value else { throw DecodingProblem("\(path()) is not a tweet object") }
         guard let id = object["id"]?.snowflake else {
-            throw DecodingProblem(object["id"] == nil ? "\(path()) has no id" : "\(path()).id is not a numeric id string")
+            throw DecodingProblem(
+                object["id"] == nil ? "\(path()) has no id" : "\(path()).id is not a numeric id string")
         }
         // Long posts keep their full text in note_tweet; `text` holds the first 280 characters.
         let text = object["note_tweet"]?["text"]?.string ?? object["text"]?.string
@@ -20,7 +21,8 @@ enum V2Objects {
         if let references = object["referenced_tweets"]?.array {
             tweet.referencedTweets = references.compactMap { reference in
                 guard let kind = reference["type"]?.string.flatMap(ReferencedTweet.Kind.init(rawValue:)),
-                      let id = reference["id"]?.snowflake else { return nil }
+                    let id = reference["id"]?.snowflake
+                else { return nil }
                 return ReferencedTweet(kind: kind, id: id)
             }
         }
@@ -45,7 +47,9 @@ enum V2Objects {
         var entities = TweetEntities()
         func span(_ item: JSONValue) -> (Int, Int)? {
             // A span that runs backwards would trap whoever slices the text with it; such entities are dropped.
-            guard let start = item["start"]?.int, let end = item["end"]?.int, 0 <= start, start <= end else { return nil }
+            guard let start = item["start"]?.int, let end = item["end"]?.int, 0 <= start, start <= end else {
+                return nil
+            }
             return (start, end)
         }
         if let hashtags = value["hashtags"]?.array {
@@ -69,8 +73,9 @@ enum V2Objects {
         if let urls = value["urls"]?.array {
             entities.urls = urls.compactMap { item in
                 guard let (start, end) = span(item), let url = item["url"]?.string else { return nil }
-                return URLEntity(start: start, end: end, url: url, expandedURL: item["expanded_url"]?.string,
-                                 displayURL: item["display_url"]?.string)
+                return URLEntity(
+                    start: start, end: end, url: url, expandedURL: item["expanded_url"]?.string,
+                    displayURL: item["display_url"]?.string)
             }
         }
         return entities
@@ -79,9 +84,12 @@ enum V2Objects {
     static func user(_ value: JSONValue, path: @autoclosure () -> String) throws -> User {
         guard case .object(let object) = value else { throw DecodingProblem("\(path()) is not a user object") }
         guard let id = object["id"]?.snowflake else {
-            throw DecodingProblem(object["id"] == nil ? "\(path()) has no id" : "\(path()).id is not a numeric id string")
+            throw DecodingProblem(
+                object["id"] == nil ? "\(path()) has no id" : "\(path()).id is not a numeric id string")
         }
-        guard let username = object["username"]?.string else { throw DecodingProblem("\(path()) (user \(id)) has no username") }
+        guard let username = object["username"]?.string else {
+            throw DecodingProblem("\(path()) (user \(id)) has no username")
+        }
         var user = User(id: id, username: username, name: object["name"]?.string ?? username)
         user.profileImageURL = secureURL(object["profile_image_url"]?.string)
         user.verified = object["verified"]?.bool ?? false
@@ -101,7 +109,8 @@ enum V2Objects {
     /// Media of an unknown type is dropped rather than failing the page: new kinds appear over time.
     static func media(_ value: JSONValue) -> Media? {
         guard let key = value["media_key"]?.string,
-              let kind = value["type"]?.string.flatMap(Media.Kind.init(rawValue:)) else { return nil }
+            let kind = value["type"]?.string.flatMap(Media.Kind.init(rawValue:))
+        else { return nil }
         return Media(
             mediaKey: key, kind: kind, url: secureURL(value["url"]?.string),
             previewImageURL: secureURL(value["preview_image_url"]?.string), width: value["width"]?.int,
@@ -144,10 +153,11 @@ enum V2Objects {
 
     /// v1.1-style error items carry `message` (and `code`) but none of a partial error's fields.
     static func isLegacyErrorList(_ items: [JSONValue]) -> Bool {
-        !items.isEmpty && items.allSatisfy { item in
-            item["message"] != nil && item["title"] == nil && item["detail"] == nil && item["value"] == nil
-                && item["resource_id"] == nil && item["type"] == nil
-        }
+        !items.isEmpty
+            && items.allSatisfy { item in
+                item["message"] != nil && item["title"] == nil && item["detail"] == nil && item["value"] == nil
+                    && item["resource_id"] == nil && item["type"] == nil
+            }
     }
 
     static func partialErrors(_ value: JSONValue?) -> [PartialError] {
@@ -155,7 +165,8 @@ enum V2Objects {
         return items.compactMap { item in
             guard case .object(let object) = item else { return nil }
             return PartialError(
-                value: object["value"]?.string ?? object["value"]?.int.map(String.init), detail: object["detail"]?.string,
+                value: object["value"]?.string ?? object["value"]?.int.map(String.init),
+                detail: object["detail"]?.string,
                 title: object["title"]?.string, resourceType: object["resource_type"]?.string,
                 parameter: object["parameter"]?.string, resourceID: object["resource_id"]?.string,
                 type: object["type"]?.string, section: object["section"]?.string)

@@ -50,7 +50,8 @@ public struct DemoCorpus: Sequence, Sendable {
         self.startDate = startDate
         self.span = span
         let count = userCount ?? Swift.min(Swift.max(tweetCount / 40, 30), 50_000)
-        (self.users, self.userLanguages) = DemoCorpus.makeUsers(count: Swift.max(1, count), seed: seed, before: startDate)
+        (self.users, self.userLanguages) = DemoCorpus.makeUsers(
+            count: Swift.max(1, count), seed: seed, before: startDate)
     }
 
     /// What the shell puts into an empty store on its first run; tests that count the store's tweets start from it.
@@ -66,7 +67,8 @@ public struct DemoCorpus: Sequence, Sendable {
     @discardableResult
     public func writeTwarc2JSONL(to handle: FileHandle) throws -> Int {
         let metadata = TwarcMetadata(
-            url: "tweetsh-demo:seed=\(seed)", version: DemoCorpus.sourceLabel, retrievedAt: startDate.addingTimeInterval(span))
+            url: "tweetsh-demo:seed=\(seed)", version: DemoCorpus.sourceLabel,
+            retrievedAt: startDate.addingTimeInterval(span))
         let writer = ExportFileWriter(handle: handle, format: .twarc2JSONL, metadata: metadata)
         for page in self { try writer.write(page) }
         try writer.finish()
@@ -92,8 +94,9 @@ public struct DemoCorpus: Sequence, Sendable {
                 profileImageURL: "https://pbs.twimg.com/profile_images/\(index)/demo_normal.jpg",
                 verified: random.chance(0.03), description: "Generated demo account (\(DemoCorpus.sourceLabel))",
                 location: nil, createdAt: created, protected: false,
-                metrics: UserMetrics(followers: followers, following: random.below(2000), tweets: random.below(40_000),
-                                     listed: random.below(200)),
+                metrics: UserMetrics(
+                    followers: followers, following: random.below(2000), tweets: random.below(40_000),
+                    listed: random.below(200)),
                 url: nil)
         }
         return (users, userLanguages)
@@ -183,7 +186,8 @@ public struct DemoPageIterator: IteratorProtocol {
                 builder.addUser(parentAuthor)
                 let start = text.count
                 text.append("@\(parentAuthor.username)")
-                tweet.entities.mentions.append(Mention(start: start, end: text.count, username: parentAuthor.username, id: parentAuthor.id))
+                tweet.entities.mentions.append(
+                    Mention(start: start, end: text.count, username: parentAuthor.username, id: parentAuthor.id))
                 text.append(" ")
             }
             languageIndex = DemoVocabulary.languages.firstIndex { $0.code == parent.lang } ?? languageIndex
@@ -206,7 +210,8 @@ public struct DemoPageIterator: IteratorProtocol {
             text.append(" ")
             let start = text.count
             text.append("@\(mentioned.username)")
-            tweet.entities.mentions.append(Mention(start: start, end: text.count, username: mentioned.username, id: mentioned.id))
+            tweet.entities.mentions.append(
+                Mention(start: start, end: text.count, username: mentioned.username, id: mentioned.id))
         }
         let hashtagCount = random.chance(0.3) ? 1 + random.below(3) : 0
         for _ in 0..<hashtagCount {
@@ -217,7 +222,9 @@ public struct DemoPageIterator: IteratorProtocol {
             let handle = builder.page.includedTweets.last?.authorID.flatMap(user(withID:))?.username ?? "i"
             addLink(to: &tweet, text: &text, expanded: "https://twitter.com/\(handle)/status/\(quoted)")
         } else if random.chance(0.15) {
-            addLink(to: &tweet, text: &text, expanded: "https://\(random.pick(DemoVocabulary.domains))/\(random.below(100_000))")
+            addLink(
+                to: &tweet, text: &text,
+                expanded: "https://\(random.pick(DemoVocabulary.domains))/\(random.below(100_000))")
         }
         if random.chance(0.22) {
             text.append(" ")
@@ -230,9 +237,11 @@ public struct DemoPageIterator: IteratorProtocol {
         if random.chance(0.08) {
             let key = "3_\(id.rawValue &+ 1)"
             tweet.mediaKeys = [key]
-            builder.addMedia(Media(
-                mediaKey: key, kind: .photo, url: "https://pbs.twimg.com/media/demo\(id.rawValue % 1_000_000).jpg",
-                width: 1200, height: 800 + 100 * random.below(5), altText: random.chance(0.4) ? "a generated photo" : nil))
+            builder.addMedia(
+                Media(
+                    mediaKey: key, kind: .photo, url: "https://pbs.twimg.com/media/demo\(id.rawValue % 1_000_000).jpg",
+                    width: 1200, height: 800 + 100 * random.below(5),
+                    altText: random.chance(0.4) ? "a generated photo" : nil))
         }
         tweet.text = text.text
         tweet.metrics = makeMetrics(followers: author.metrics?.followers ?? 10)
@@ -240,8 +249,10 @@ public struct DemoPageIterator: IteratorProtocol {
         return tweet
     }
 
-    private mutating func makeRetweet(id: TweetID, milliseconds: Int64, author: User, original: Tweet,
-                                      into builder: inout PageBuilder) -> Tweet {
+    private mutating func makeRetweet(
+        id: TweetID, milliseconds: Int64, author: User, original: Tweet,
+        into builder: inout PageBuilder
+    ) -> Tweet {
         let originalAuthor = original.authorID.flatMap(user(withID:))
         if let originalAuthor { builder.addUser(originalAuthor) }
         builder.addIncluded(original)
@@ -249,11 +260,14 @@ public struct DemoPageIterator: IteratorProtocol {
         // The API's retweet text: "RT @handle: " and the original, cut to 140 characters with an ellipsis.
         var text = "RT @\(handle): " + original.text
         if text.count > 140 { text = String(text.prefix(139)) + "…" }
-        var tweet = Tweet(id: id, text: text, authorID: author.id,
-                          createdAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000), lang: original.lang,
-                          conversationID: id, referencedTweets: [ReferencedTweet(kind: .retweeted, id: original.id)],
-                          metrics: TweetMetrics(retweets: original.metrics?.retweets ?? 0), source: DemoCorpus.sourceLabel)
-        tweet.entities.mentions = [Mention(start: 3, end: 4 + handle.unicodeScalars.count, username: handle, id: originalAuthor?.id)]
+        var tweet = Tweet(
+            id: id, text: text, authorID: author.id,
+            createdAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000), lang: original.lang,
+            conversationID: id, referencedTweets: [ReferencedTweet(kind: .retweeted, id: original.id)],
+            metrics: TweetMetrics(retweets: original.metrics?.retweets ?? 0), source: DemoCorpus.sourceLabel)
+        tweet.entities.mentions = [
+            Mention(start: 3, end: 4 + handle.unicodeScalars.count, username: handle, id: originalAuthor?.id)
+        ]
         return tweet
     }
 
@@ -267,7 +281,9 @@ public struct DemoPageIterator: IteratorProtocol {
             } else {
                 // Zipf alone over a small vocabulary repeats the top word too often; never twice in a row.
                 var rank = random.chance(0.7) ? random.zipf(language.words.count) : random.below(language.words.count)
-                if rank == previous { rank = (rank + 1 + random.below(language.words.count - 1)) % language.words.count }
+                if rank == previous {
+                    rank = (rank + 1 + random.below(language.words.count - 1)) % language.words.count
+                }
                 previous = rank
                 word = language.words[rank]
             }
@@ -295,8 +311,10 @@ public struct DemoPageIterator: IteratorProtocol {
         let start = text.count
         text.append(short)
         let display = expanded.hasPrefix("https://") ? String(expanded.dropFirst(8)) : expanded
-        tweet.entities.urls.append(URLEntity(start: start, end: text.count, url: short, expandedURL: expanded,
-                                             displayURL: display.count > 28 ? String(display.prefix(27)) + "…" : display))
+        tweet.entities.urls.append(
+            URLEntity(
+                start: start, end: text.count, url: short, expandedURL: expanded,
+                displayURL: display.count > 28 ? String(display.prefix(27)) + "…" : display))
     }
 
     private mutating func shortCode() -> String {
@@ -311,9 +329,10 @@ public struct DemoPageIterator: IteratorProtocol {
         let reach = log10(Double(max(followers, 10)))
         let likes = Int(pow(10, reach * pow(random.unit(), 2.5))) - 1
         let retweets = likes / (3 + random.below(8))
-        return TweetMetrics(retweets: retweets, replies: likes / (5 + random.below(15)), likes: likes,
-                            quotes: retweets / (2 + random.below(10)), impressions: likes * (40 + random.below(80)) + random.below(200),
-                            bookmarks: likes / (10 + random.below(30)))
+        return TweetMetrics(
+            retweets: retweets, replies: likes / (5 + random.below(15)), likes: likes,
+            quotes: retweets / (2 + random.below(10)), impressions: likes * (40 + random.below(80)) + random.below(200),
+            bookmarks: likes / (10 + random.below(30)))
     }
 
     private mutating func pickRecent() -> Tweet? {

@@ -14,7 +14,8 @@ public enum HTMLEntities {
             result += text[index..<ampersand]
             let afterAmpersand = text.index(after: ampersand)
             if let semicolon = text[afterAmpersand...].prefix(12).firstIndex(of: ";"),
-               let replacement = character(for: text[afterAmpersand..<semicolon]) {
+                let replacement = character(for: text[afterAmpersand..<semicolon])
+            {
                 result.unicodeScalars.append(replacement)
                 index = text.index(after: semicolon)
             } else {

@@ -182,9 +182,19 @@ public struct JSONWriter {
     mutating func date(_ value: Date) {
         let parts = TwitterDate.utcFields(value)
         raw(UInt8(ascii: "\""))
-        padded(parts.year, 4); raw(UInt8(ascii: "-")); padded(parts.month, 2); raw(UInt8(ascii: "-")); padded(parts.day, 2)
-        raw(UInt8(ascii: "T")); padded(parts.hour, 2); raw(UInt8(ascii: ":")); padded(parts.minute, 2)
-        raw(UInt8(ascii: ":")); padded(parts.second, 2); raw(UInt8(ascii: ".")); padded(parts.millisecond, 3)
+        padded(parts.year, 4)
+        raw(UInt8(ascii: "-"))
+        padded(parts.month, 2)
+        raw(UInt8(ascii: "-"))
+        padded(parts.day, 2)
+        raw(UInt8(ascii: "T"))
+        padded(parts.hour, 2)
+        raw(UInt8(ascii: ":"))
+        padded(parts.minute, 2)
+        raw(UInt8(ascii: ":"))
+        padded(parts.second, 2)
+        raw(UInt8(ascii: "."))
+        padded(parts.millisecond, 3)
         raw("Z\"")
     }
 
@@ -204,6 +214,6 @@ public struct JSONWriter {
     }
 }
 
-private extension UInt {
-    var toUInt64: UInt64 { UInt64(self) }
+extension UInt {
+    fileprivate var toUInt64: UInt64 { UInt64(self) }
 }

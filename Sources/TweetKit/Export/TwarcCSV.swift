@@ -55,7 +55,8 @@ public enum TwarcCSV {
         }
         let author = tweet.authorID.flatMap { index.users[$0] }
         let replied = tweet.repliedToID.flatMap { index.tweets[$0] }
-        let repliedUsername = replied?.authorID.flatMap { index.users[$0] }?.username
+        let repliedUsername =
+            replied?.authorID.flatMap { index.users[$0] }?.username
             ?? tweet.inReplyToUserID.flatMap { index.users[$0] }?.username
         let retweeted = tweet.retweetedID.flatMap { index.tweets[$0] }
         let quoted = tweet.quotedID.flatMap { index.tweets[$0] }
@@ -73,7 +74,8 @@ public enum TwarcCSV {
             list(entities.cashtags.map { "$" + $0.tag }), list(entities.hashtags.map { "#" + $0.tag }),
             list(entities.mentions.map { "@" + $0.username }), list(entities.urls.map { $0.expandedURL ?? $0.url }),
             list(content.mediaKeys), id(author?.id), author?.createdAt.map(TwitterDate.formatISO8601), author?.username,
-            author?.name, author.flatMap { $0.description.map(flattenText) }, author?.url, author?.location, author?.profileImageURL,
+            author?.name, author.flatMap { $0.description.map(flattenText) }, author?.url, author?.location,
+            author?.profileImageURL,
             bool(author?.protected), number(author?.metrics?.followers), number(author?.metrics?.following),
             number(author?.metrics?.listed), number(author?.metrics?.tweets), bool(author?.verified),
         ]
@@ -96,7 +98,9 @@ public enum TwarcCSV {
     /// RFC 4180 quoting: fields with a comma, quote or line break are quoted, quotes doubled.
     static func appendField(_ field: String?, to writer: inout JSONWriter) {
         guard let field, !field.isEmpty else { return }
-        let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        let needsQuotes = field.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+        }
         guard needsQuotes else {
             writer.append(field)
             return

@@ -72,16 +72,32 @@ enum TwarcEncoding {
         writer.raw("{")
         let ids = page.tweets.map(\.id)
         if let newest = page.newestID ?? ids.max() {
-            writer.key("newest_id"); writer.id(newest); writer.raw(",")
+            writer.key("newest_id")
+            writer.id(newest)
+            writer.raw(",")
         }
         if let oldest = page.oldestID ?? ids.min() {
-            writer.key("oldest_id"); writer.id(oldest); writer.raw(",")
+            writer.key("oldest_id")
+            writer.id(oldest)
+            writer.raw(",")
         }
-        writer.key("result_count"); writer.int(page.tweets.count)
-        if let next = page.nextToken { writer.raw(","); writer.key("next_token"); writer.string(next) }
-        if let previous = page.previousToken { writer.raw(","); writer.key("previous_token"); writer.string(previous) }
+        writer.key("result_count")
+        writer.int(page.tweets.count)
+        if let next = page.nextToken {
+            writer.raw(",")
+            writer.key("next_token")
+            writer.string(next)
+        }
+        if let previous = page.previousToken {
+            writer.raw(",")
+            writer.key("previous_token")
+            writer.string(previous)
+        }
         writer.raw("}")
-        if let metadata { writer.raw(","); twarcObject(metadata, into: &writer) }
+        if let metadata {
+            writer.raw(",")
+            twarcObject(metadata, into: &writer)
+        }
         writer.raw("}\n")
     }
 
@@ -91,7 +107,10 @@ enum TwarcEncoding {
         for tweet in page.tweets {
             writer.raw("{")
             writeExpanded(tweet, index: index, depth: 0, into: &writer)
-            if let metadata { writer.raw(","); twarcObject(metadata, into: &writer) }
+            if let metadata {
+                writer.raw(",")
+                twarcObject(metadata, into: &writer)
+            }
             writer.raw("}\n")
         }
     }
@@ -101,21 +120,31 @@ enum TwarcEncoding {
     private static func writeExpanded(_ tweet: Tweet, index: PageIndex, depth: Int, into writer: inout JSONWriter) {
         writer.tweetMembers(tweet, media: tweet.mediaKeys.compactMap { index.media[$0] })
         if let author = tweet.authorID.flatMap({ index.users[$0] }) {
-            writer.raw(","); writer.key("author"); writer.user(author)
+            writer.raw(",")
+            writer.key("author")
+            writer.user(author)
         }
         if let replied = tweet.inReplyToUserID.flatMap({ index.users[$0] }) {
-            writer.raw(","); writer.key("in_reply_to_user"); writer.user(replied)
+            writer.raw(",")
+            writer.key("in_reply_to_user")
+            writer.user(replied)
         }
         if !tweet.referencedTweets.isEmpty {
-            writer.raw(","); writer.key("referenced_tweets"); writer.raw("[")
+            writer.raw(",")
+            writer.key("referenced_tweets")
+            writer.raw("[")
             for (position, reference) in tweet.referencedTweets.enumerated() {
                 if position > 0 { writer.raw(",") }
-                writer.raw("{"); writer.key("type"); writer.string(reference.kind.rawValue)
+                writer.raw("{")
+                writer.key("type")
+                writer.string(reference.kind.rawValue)
                 if depth == 0, let referenced = index.tweets[reference.id] {
                     writer.raw(",")
                     writeExpanded(referenced, index: index, depth: depth + 1, into: &writer)
                 } else {
-                    writer.raw(","); writer.key("id"); writer.id(reference.id)
+                    writer.raw(",")
+                    writer.key("id")
+                    writer.id(reference.id)
                 }
                 writer.raw("}")
             }
@@ -126,9 +155,14 @@ enum TwarcEncoding {
     static func twarcObject(_ metadata: TwarcMetadata, into writer: inout JSONWriter) {
         writer.key("__twarc")
         writer.raw("{")
-        writer.key("url"); writer.string(metadata.url)
-        writer.raw(","); writer.key("version"); writer.string(metadata.version)
-        writer.raw(","); writer.key("retrieved_at"); writer.date(metadata.retrievedAt)
+        writer.key("url")
+        writer.string(metadata.url)
+        writer.raw(",")
+        writer.key("version")
+        writer.string(metadata.version)
+        writer.raw(",")
+        writer.key("retrieved_at")
+        writer.date(metadata.retrievedAt)
         writer.raw("}")
     }
 }

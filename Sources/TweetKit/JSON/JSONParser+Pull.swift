@@ -10,7 +10,8 @@ extension JSONParser.Scanner {
         static func == (key: Key, name: StaticString) -> Bool {
             let count = name.utf8CodeUnitCount
             if let decoded = key.decoded {
-                return decoded.count == count && decoded.withUnsafeBufferPointer { memEqual($0.baseAddress!, name.utf8Start, count) }
+                return decoded.count == count
+                    && decoded.withUnsafeBufferPointer { memEqual($0.baseAddress!, name.utf8Start, count) }
             }
             return key.bytes.count == count && (count == 0 || memEqual(key.bytes.baseAddress!, name.utf8Start, count))
         }
@@ -139,15 +140,21 @@ extension JSONParser.Scanner {
     /// A boolean from `true`/`false` or their quoted forms.
     mutating func readBool() throws -> Bool? {
         switch peek() {
-        case UInt8(ascii: "t"): try literal("true"); return true
-        case UInt8(ascii: "f"): try literal("false"); return false
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return true
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return false
         default: return try value(depth: 0).bool
         }
     }
 
     /// Skips any value without building it, checking its syntax as strictly as the tree parser does.
     mutating func skipValue(depth: Int = 0) throws {
-        guard depth <= JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
+        guard depth <= JSONParser.maximumDepth else {
+            throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
+        }
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: "{")?:

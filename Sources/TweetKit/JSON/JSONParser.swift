@@ -30,7 +30,9 @@ public enum JSONParser {
 
     /// Parses the first JSON value starting at `offset` and returns it with the offset just past it; text may follow.
     /// Archives need this: their files are `window.YTD.tweets.part0 = [...]`, JavaScript around JSON.
-    public static func parsePrefix(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) throws(JSONParseError) -> (JSONValue, Int) {
+    public static func parsePrefix(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) throws(JSONParseError) -> (
+        JSONValue, Int
+    ) {
         var scanner = Scanner(bytes: bytes)
         scanner.index = offset
         scanner.skipWhitespace()
@@ -77,9 +79,15 @@ public enum JSONParser {
             case UInt8(ascii: "{"): return try object(depth: depth + 1)
             case UInt8(ascii: "["): return try array(depth: depth + 1)
             case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "t"):
+                try literal("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
             default: throw error("expected a value but found \(describeCurrent())")
             }
@@ -120,7 +128,9 @@ public enum JSONParser {
                 let member = try value(depth: depth)
                 memberStack.append((key, member))
                 skipWhitespace()
-                guard index < bytes.count else { throw error("object not closed: expected ',' or '}' but the input ended") }
+                guard index < bytes.count else {
+                    throw error("object not closed: expected ',' or '}' but the input ended")
+                }
                 let byte = bytes[index]
                 index += 1
                 if byte == UInt8(ascii: ",") { continue }
@@ -145,7 +155,9 @@ public enum JSONParser {
                 let element = try value(depth: depth)
                 elementStack.append(element)
                 skipWhitespace()
-                guard index < bytes.count else { throw error("array not closed: expected ',' or ']' but the input ended") }
+                guard index < bytes.count else {
+                    throw error("array not closed: expected ',' or ']' but the input ended")
+                }
                 let byte = bytes[index]
                 index += 1
                 if byte == UInt8(ascii: ",") { continue }
@@ -215,7 +227,9 @@ public enum JSONParser {
         mutating func unicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
             let first = try hexQuad()
             if (0xD800...0xDBFF).contains(first) {
-                if index + 1 < bytes.count && bytes[index] == UInt8(ascii: "\\") && bytes[index + 1] == UInt8(ascii: "u") {
+                if index + 1 < bytes.count && bytes[index] == UInt8(ascii: "\\")
+                    && bytes[index + 1] == UInt8(ascii: "u")
+                {
                     let save = index
                     index += 2
                     let second = try hexQuad()
@@ -280,15 +294,21 @@ public enum JSONParser {
                 isInteger = false
                 index += 1
                 let fractionStart = index
-                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    index += 1
+                }
                 if index == fractionStart { throw error("expected digits after the decimal point") }
             }
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
                 isInteger = false
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
                 let exponentStart = index
-                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    index += 1
+                }
                 if index == exponentStart { throw error("expected digits in the exponent") }
             }
             if isInteger && !overflow {

@@ -101,7 +101,10 @@ public struct TweetMetrics: Hashable, Sendable {
     public var bookmarks: Int?
 
     /// Creates a set of counts.
-    public init(retweets: Int = 0, replies: Int = 0, likes: Int = 0, quotes: Int = 0, impressions: Int? = nil, bookmarks: Int? = nil) {
+    public init(
+        retweets: Int = 0, replies: Int = 0, likes: Int = 0, quotes: Int = 0, impressions: Int? = nil,
+        bookmarks: Int? = nil
+    ) {
         self.retweets = retweets
         self.replies = replies
         self.likes = likes

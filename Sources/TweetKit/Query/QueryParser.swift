@@ -66,7 +66,8 @@ struct QueryParser {
                 throw fail(pos, "expected a term right after '-'")
             }
             if chars[pos] == "(" {
-                throw fail(start, "expected a term after '-': a group in parentheses cannot be negated, negate each term")
+                throw fail(
+                    start, "expected a term after '-': a group in parentheses cannot be negated, negate each term")
             }
             if atOR { throw fail(pos, "expected a term after '-', found the operator OR; write -\"OR\" for the word") }
             return .not(try parseTerm())
@@ -232,15 +233,19 @@ enum QueryOperator: String, CaseIterable {
         let name = value.hasPrefix("@") ? String(value.dropFirst()) : value
         if UserID(name) != nil { return name }
         guard (1...15).contains(name.utf8.count),
-              name.utf8.allSatisfy({ isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "_") }) else { return nil }
+            name.utf8.allSatisfy({ isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "_") })
+        else { return nil }
         return name
     }
 
     static func isLanguage(_ value: String) -> Bool {
         let parts = value.split(separator: "-", omittingEmptySubsequences: false)
         guard let primary = parts.first, (2...3).contains(primary.utf8.count),
-              primary.utf8.allSatisfy({ isASCIIAlphanumeric($0) && $0 > 64 }) else { return false }
-        return parts.dropFirst().allSatisfy { (1...8).contains($0.utf8.count) && $0.utf8.allSatisfy(isASCIIAlphanumeric) }
+            primary.utf8.allSatisfy({ isASCIIAlphanumeric($0) && $0 > 64 })
+        else { return false }
+        return parts.dropFirst().allSatisfy {
+            (1...8).contains($0.utf8.count) && $0.utf8.allSatisfy(isASCIIAlphanumeric)
+        }
     }
 
     static func count(_ value: String) -> Int? {

@@ -52,7 +52,8 @@ enum QueryPrinter {
     /// Whether `word` would parse back as this same keyword when printed bare.
     static func isBareKeyword(_ word: String) -> Bool {
         guard let first = word.first, word != "OR", !word.contains(where: QueryParser.endsWord),
-              first != "-", first != "#", first != "@" else { return false }
+            first != "-", first != "#", first != "@"
+        else { return false }
         if first == "$", word.dropFirst().first?.isLetter == true { return false }
         if let colon = word.firstIndex(of: ":"), colon != word.startIndex {
             let name = word[..<colon].lowercased()

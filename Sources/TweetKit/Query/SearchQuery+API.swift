@@ -46,8 +46,11 @@ extension SearchQuery {
             case .term(.since(let day)): start = max(start ?? day, day)
             case .term(.until(let day)): end = min(end ?? day, day)
             default:
-                if part.terms.contains(where: { if case .since = $0 { true } else if case .until = $0 { true } else { false } }) {
-                    throw QueryTranslationError(message: "since: and until: can be sent to X only as top-level terms, not inside OR or negated")
+                if part.terms.contains(where: {
+                    if case .since = $0 { true } else if case .until = $0 { true } else { false }
+                }) {
+                    throw QueryTranslationError(
+                        message: "since: and until: can be sent to X only as top-level terms, not inside OR or negated")
                 }
                 kept.append(part)
             }
@@ -64,7 +67,8 @@ extension SearchQuery {
             }
         }
         if !standalone {
-            throw QueryTranslationError(message: "X rejects a query made only of is:, has: and lang: operators; add a word or from:")
+            throw QueryTranslationError(
+                message: "X rejects a query made only of is:, has: and lang: operators; add a word or from:")
         }
         return APISearchQuery(
             query: QueryPrinter.render(.all(kept), insideAnd: false),

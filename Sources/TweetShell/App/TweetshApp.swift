@@ -37,18 +37,21 @@ public enum TweetshApp {
         if options.json { config.format = .json }
         let stdinIsTerminal = TerminalSize.isTerminal(STDIN_FILENO)
         let interactive = options.script == nil && options.oneShot == nil && stdinIsTerminal
-        let style = Style.resolve(choice: options.color ?? (config.color == "auto" ? nil : config.color),
-                                  environment: environment, isTerminal: TerminalSize.isTerminal(STDOUT_FILENO))
+        let style = Style.resolve(
+            choice: options.color ?? (config.color == "auto" ? nil : config.color),
+            environment: environment, isTerminal: TerminalSize.isTerminal(STDOUT_FILENO))
         let output = ShellOutput.standard(style: style)
         for problem in configProblems { output.warning(problem) }
 
         // The store.
         let store: TweetStore
         do {
-            let location: StoreLocation = options.storePath.map { .file($0) } ?? .defaultLocation(environment: environment)
+            let location: StoreLocation =
+                options.storePath.map { .file($0) } ?? .defaultLocation(environment: environment)
             store = try TweetStore(location: location) { tweets in
-                output.note("upgrading the store's search index for \(tweets) tweets; this happens once and takes about "
-                    + "\(max(1, tweets / 90_000)) s")
+                output.note(
+                    "upgrading the store's search index for \(tweets) tweets; this happens once and takes about "
+                        + "\(max(1, tweets / 90_000)) s")
             }
         } catch {
             output.error("cannot open the tweet store: \(ErrorText.describe(error))")
@@ -58,15 +61,17 @@ public enum TweetshApp {
         // Credentials and the API client.
         let settings: XAPISettings
         do {
-            settings = try XAPISettings.resolve(config: config.apiBase.map { [XAPISettings.configKey: $0] } ?? [:],
-                                                environment: environment, version: version)
+            settings = try XAPISettings.resolve(
+                config: config.apiBase.map { [XAPISettings.configKey: $0] } ?? [:],
+                environment: environment, version: version)
         } catch {
             output.warning("\(error); using \(XAPISettings.defaultBaseURL.absoluteString)")
             settings = XAPISettings(version: version)
         }
         let waits = WaitBroadcaster()
         let client = XAPIClient(configuration: XAPIClient.Configuration(settings: settings, onWait: { waits.send($0) }))
-        let authenticator = Authenticator(client: client, store: CredentialStore(environment: environment), environment: environment)
+        let authenticator = Authenticator(
+            client: client, store: CredentialStore(environment: environment), environment: environment)
         var api: XAPISource?
         if (try? await authenticator.resolve(warn: { output.warning($0) })) != nil {
             api = XAPISource(client: client, cache: store, onWarning: { output.warning($0) })
@@ -82,8 +87,10 @@ public enum TweetshApp {
             do {
                 let corpus = DemoCorpus.firstRun
                 try await store.insert(Array(corpus))
-                output.note("First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
-                    + "(\"\(DemoCorpus.sourceLabel)\"). 'import <file>' adds your own; 'auth' connects to the X API.")
+                output.note(
+                    "First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
+                        + "(\"\(DemoCorpus.sourceLabel)\"). 'import <file>' adds your own; 'auth' connects to the X API."
+                )
             } catch {
                 output.warning("could not create the demo corpus: \(ErrorText.describe(error))")
             }
@@ -95,9 +102,10 @@ public enum TweetshApp {
         } else {
             history = nil
         }
-        let session = ShellSession(output: output, store: store, sources: sources, client: client,
-                                   authenticator: authenticator, config: config, environment: environment,
-                                   history: history, isInteractive: interactive)
+        let session = ShellSession(
+            output: output, store: store, sources: sources, client: client,
+            authenticator: authenticator, config: config, environment: environment,
+            history: history, isInteractive: interactive)
 
         if let script = options.script ?? options.oneShot {
             let reader = stdinIsTerminal ? nil : PipedLineReader()
@@ -108,10 +116,11 @@ public enum TweetshApp {
             await session.loadEarlierQueries()
             let completer = Completer(session: session)
             do {
-                reader = try LineReaders.standard(LineReaderConfiguration(
-                    programName: "tweetsh", history: history, recordsHistory: false,
-                    completion: { completer.complete($0) },
-                    historyWarning: { output.warning("history: \($0)") }))
+                reader = try LineReaders.standard(
+                    LineReaderConfiguration(
+                        programName: "tweetsh", history: history, recordsHistory: false,
+                        completion: { completer.complete($0) },
+                        historyWarning: { output.warning("history: \($0)") }))
             } catch {
                 output.warning("line editing unavailable (\(error)); reading plain lines")
                 reader = PipedLineReader()
@@ -131,7 +140,8 @@ public enum SensitiveLines {
     public static func isSensitive(_ line: String) -> Bool {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         if let first = words.first, first.lowercased() == "auth", words.count > 1,
-           !(words.count == 2 && ["status", "logout"].contains(words[1].lowercased())) {
+            !(words.count == 2 && ["status", "logout"].contains(words[1].lowercased()))
+        {
             return true
         }
         return words.contains { word in

@@ -15,55 +15,79 @@ public struct CommandSpec: Sendable {
 
     /// Every command, in the order `help` lists them.
     public static let all: [CommandSpec] = [
-        CommandSpec(name: "search", aliases: ["s"],
-                    synopsis: "search [--source x|local] [--archive] [--limit N] [--sort recency|relevancy] [--new] [--refresh] <query>",
-                    summary: "Search tweets with X's query operators; results are numbered for show, thread and open.",
-                    flags: ["--source", "--archive", "--limit", "--sort", "--new", "--refresh"],
-                    examples: ["search swift concurrency", "search \"async await\" lang:en -is:retweet",
-                               "search from:swiftlang #swift --limit 50", "search --source x --new swift"]),
-        CommandSpec(name: "live", aliases: [], synopsis: "live [query]",
-                    summary: "Search as you type on a screen of its own; Esc keeps the results for more and show, Ctrl-D discards them.",
-                    flags: [], examples: ["live", "live swift", "live from:swiftlang"]),
-        CommandSpec(name: "more", aliases: ["m"], synopsis: "more [N]",
-                    summary: "Load the next page (or N more results) of the current search; numbering continues.",
-                    flags: [], examples: ["more", "more 50"]),
-        CommandSpec(name: "show", aliases: [], synopsis: "show <n|id|url>",
-                    summary: "Show one tweet in full: text, author, time, metrics, links, tags, reply and quote context.",
-                    flags: [], examples: ["show 3", "show 1460323737035677698", "show https://x.com/user/status/1460323737035677698"]),
-        CommandSpec(name: "thread", aliases: [], synopsis: "thread <n|id>",
-                    summary: "Show the conversation a tweet belongs to, oldest first.",
-                    flags: [], examples: ["thread 2", "thread 1460323737035677698"]),
-        CommandSpec(name: "user", aliases: [], synopsis: "user @handle",
-                    summary: "List a user's tweets, newest first.", flags: [], examples: ["user @swiftlang"]),
-        CommandSpec(name: "open", aliases: [], synopsis: "open <n>",
-                    summary: "Print a result's URL, and open it with xdg-open when that exists.", flags: [], examples: ["open 4"]),
-        CommandSpec(name: "auth", aliases: [], synopsis: "auth [status|logout]",
-                    summary: "Set up X API credentials (a bearer token, or key and secret), show them masked, or remove them.",
-                    flags: ["status", "logout"], examples: ["auth", "auth status", "auth logout"]),
-        CommandSpec(name: "history", aliases: ["h"], synopsis: "history [searches]",
-                    summary: "List earlier commands, or earlier searches with when they ran and whether more pages remain.",
-                    flags: ["searches"], examples: ["history", "history searches"]),
-        CommandSpec(name: "again", aliases: [], synopsis: "again <N> [--new]",
-                    summary: "Re-run search N from `history searches`; answered from the cache unless --new or --refresh.",
-                    flags: ["--new", "--refresh"], examples: ["again 2", "again 2 --new"]),
-        CommandSpec(name: "source", aliases: [], synopsis: "source [x|local]",
-                    summary: "Show or set where searches go: the X API or the local store.", flags: ["x", "local"],
-                    examples: ["source", "source local"]),
-        CommandSpec(name: "import", aliases: [], synopsis: "import <path>",
-                    summary: "Import twarc2 JSONL, API pages, v1.1 search JSON or an X account archive into the local store.",
-                    flags: [], examples: ["import ~/data/tweets.jsonl", "import ~/Downloads/twitter-2024-archive"]),
-        CommandSpec(name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv]",
-                    summary: "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv columns.",
-                    flags: ["--format"], examples: ["export results.jsonl", "export results.csv --format csv"]),
-        CommandSpec(name: "format", aliases: [], synopsis: "format [compact|detail|json|csv]",
-                    summary: "Show or set how results are printed.", flags: ["compact", "detail", "json", "csv"],
-                    examples: ["format detail", "format json"]),
-        CommandSpec(name: "limits", aliases: [], synopsis: "limits",
-                    summary: "Show the X API rate limits seen so far, per endpoint.", flags: [], examples: ["limits"]),
-        CommandSpec(name: "clear", aliases: [], synopsis: "clear", summary: "Clear the screen.", flags: [], examples: ["clear"]),
-        CommandSpec(name: "help", aliases: ["?"], synopsis: "help [command]",
-                    summary: "List commands, or explain one with examples.", flags: [], examples: ["help", "help search"]),
-        CommandSpec(name: "quit", aliases: ["exit"], synopsis: "quit", summary: "Leave tweetsh.", flags: [], examples: ["quit"]),
+        CommandSpec(
+            name: "search", aliases: ["s"],
+            synopsis:
+                "search [--source x|local] [--archive] [--limit N] [--sort recency|relevancy] [--new] [--refresh] <query>",
+            summary: "Search tweets with X's query operators; results are numbered for show, thread and open.",
+            flags: ["--source", "--archive", "--limit", "--sort", "--new", "--refresh"],
+            examples: [
+                "search swift concurrency", "search \"async await\" lang:en -is:retweet",
+                "search from:swiftlang #swift --limit 50", "search --source x --new swift",
+            ]),
+        CommandSpec(
+            name: "live", aliases: [], synopsis: "live [query]",
+            summary:
+                "Search as you type on a screen of its own; Esc keeps the results for more and show, Ctrl-D discards them.",
+            flags: [], examples: ["live", "live swift", "live from:swiftlang"]),
+        CommandSpec(
+            name: "more", aliases: ["m"], synopsis: "more [N]",
+            summary: "Load the next page (or N more results) of the current search; numbering continues.",
+            flags: [], examples: ["more", "more 50"]),
+        CommandSpec(
+            name: "show", aliases: [], synopsis: "show <n|id|url>",
+            summary: "Show one tweet in full: text, author, time, metrics, links, tags, reply and quote context.",
+            flags: [],
+            examples: ["show 3", "show 1460323737035677698", "show https://x.com/user/status/1460323737035677698"]),
+        CommandSpec(
+            name: "thread", aliases: [], synopsis: "thread <n|id>",
+            summary: "Show the conversation a tweet belongs to, oldest first.",
+            flags: [], examples: ["thread 2", "thread 1460323737035677698"]),
+        CommandSpec(
+            name: "user", aliases: [], synopsis: "user @handle",
+            summary: "List a user's tweets, newest first.", flags: [], examples: ["user @swiftlang"]),
+        CommandSpec(
+            name: "open", aliases: [], synopsis: "open <n>",
+            summary: "Print a result's URL, and open it with xdg-open when that exists.", flags: [],
+            examples: ["open 4"]),
+        CommandSpec(
+            name: "auth", aliases: [], synopsis: "auth [status|logout]",
+            summary: "Set up X API credentials (a bearer token, or key and secret), show them masked, or remove them.",
+            flags: ["status", "logout"], examples: ["auth", "auth status", "auth logout"]),
+        CommandSpec(
+            name: "history", aliases: ["h"], synopsis: "history [searches]",
+            summary: "List earlier commands, or earlier searches with when they ran and whether more pages remain.",
+            flags: ["searches"], examples: ["history", "history searches"]),
+        CommandSpec(
+            name: "again", aliases: [], synopsis: "again <N> [--new]",
+            summary: "Re-run search N from `history searches`; answered from the cache unless --new or --refresh.",
+            flags: ["--new", "--refresh"], examples: ["again 2", "again 2 --new"]),
+        CommandSpec(
+            name: "source", aliases: [], synopsis: "source [x|local]",
+            summary: "Show or set where searches go: the X API or the local store.", flags: ["x", "local"],
+            examples: ["source", "source local"]),
+        CommandSpec(
+            name: "import", aliases: [], synopsis: "import <path>",
+            summary: "Import twarc2 JSONL, API pages, v1.1 search JSON or an X account archive into the local store.",
+            flags: [], examples: ["import ~/data/tweets.jsonl", "import ~/Downloads/twitter-2024-archive"]),
+        CommandSpec(
+            name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv]",
+            summary: "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv columns.",
+            flags: ["--format"], examples: ["export results.jsonl", "export results.csv --format csv"]),
+        CommandSpec(
+            name: "format", aliases: [], synopsis: "format [compact|detail|json|csv]",
+            summary: "Show or set how results are printed.", flags: ["compact", "detail", "json", "csv"],
+            examples: ["format detail", "format json"]),
+        CommandSpec(
+            name: "limits", aliases: [], synopsis: "limits",
+            summary: "Show the X API rate limits seen so far, per endpoint.", flags: [], examples: ["limits"]),
+        CommandSpec(
+            name: "clear", aliases: [], synopsis: "clear", summary: "Clear the screen.", flags: [], examples: ["clear"]),
+        CommandSpec(
+            name: "help", aliases: ["?"], synopsis: "help [command]",
+            summary: "List commands, or explain one with examples.", flags: [], examples: ["help", "help search"]),
+        CommandSpec(
+            name: "quit", aliases: ["exit"], synopsis: "quit", summary: "Leave tweetsh.", flags: [], examples: ["quit"]),
     ]
 
     /// The spec for a name or alias.
@@ -89,7 +113,8 @@ public struct CommandSpec: Sendable {
 
     /// Levenshtein distance between two short words.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

@@ -63,8 +63,10 @@ public struct SearchOptions: Equatable, Sendable {
     public var prefixLastWord = false
 
     /// Creates options for a query.
-    public init(query: String, source: SourceKind? = nil, fullArchive: Bool = false, limit: Int? = nil,
-                sort: SearchRequest.Sort? = nil, newOnly: Bool = false, refresh: Bool = false) {
+    public init(
+        query: String, source: SourceKind? = nil, fullArchive: Bool = false, limit: Int? = nil,
+        sort: SearchRequest.Sort? = nil, newOnly: Bool = false, refresh: Bool = false
+    ) {
         self.query = query
         self.source = source
         self.fullArchive = fullArchive
@@ -135,7 +137,9 @@ extension ShellCommand {
         let words = try CommandWords(line)
         guard let first = words.words.first else { throw CommandError("empty command") }
         guard let spec = CommandSpec.named(first.text) else {
-            let hint = CommandSpec.suggestion(for: first.text).map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list"
+            let hint =
+                CommandSpec.suggestion(for: first.text).map { "; did you mean '\($0)'?" }
+                ?? "; type 'help' for the list"
             throw CommandError("unknown command '\(first.text)'\(hint)", column: first.offset + 1)
         }
         var parser = ArgumentParser(words: words, command: spec.name)
@@ -152,8 +156,11 @@ extension ShellCommand {
         case "user":
             let word = try parser.required("a @handle")
             let handle = word.text.hasPrefix("@") ? String(word.text.dropFirst()) : word.text
-            guard !handle.isEmpty, handle.count <= 15, handle.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-                throw CommandError("'\(word.text)' is not a valid handle (letters, digits and _, at most 15)", column: word.offset + 1)
+            guard !handle.isEmpty, handle.count <= 15,
+                handle.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+            else {
+                throw CommandError(
+                    "'\(word.text)' is not a valid handle (letters, digits and _, at most 15)", column: word.offset + 1)
             }
             try parser.end()
             return .user(handle)
@@ -177,7 +184,8 @@ extension ShellCommand {
             guard let n = Int(word.text), n > 0 else {
                 throw CommandError("expected a search number, found '\(word.text)'", column: word.offset + 1)
             }
-            var new = false, refresh = false
+            var new = false
+            var refresh = false
             while let flag = parser.next() {
                 switch flag.text {
                 case "--new": new = true
@@ -204,7 +212,8 @@ extension ShellCommand {
                 }
                 let value = try parser.required("jsonl, flat or csv after --format")
                 guard let f = ExportFormat(rawValue: value.text.lowercased()) else {
-                    throw CommandError("unknown export format '\(value.text)'; expected jsonl, flat or csv", column: value.offset + 1)
+                    throw CommandError(
+                        "unknown export format '\(value.text)'; expected jsonl, flat or csv", column: value.offset + 1)
                 }
                 format = f
             }
@@ -213,8 +222,12 @@ extension ShellCommand {
             let kind = try parser.optionalKeyword(OutputFormat.allCases.map(\.rawValue))
             try parser.end()
             return .format(kind.flatMap(OutputFormat.init(rawValue:)))
-        case "limits": try parser.end(); return .limits
-        case "clear": try parser.end(); return .clear
+        case "limits":
+            try parser.end()
+            return .limits
+        case "clear":
+            try parser.end()
+            return .clear
         case "live":
             let query = words.rest(from: 1)
             return .live(query.isEmpty ? nil : query)
@@ -263,8 +276,9 @@ private struct ArgumentParser {
         guard let word = next() else { return nil }
         let lowered = word.text.lowercased()
         guard allowed.contains(lowered) else {
-            throw CommandError("expected \(allowed.joined(separator: " or ")) after \(command), found '\(word.text)'",
-                               column: word.offset + 1)
+            throw CommandError(
+                "expected \(allowed.joined(separator: " or ")) after \(command), found '\(word.text)'",
+                column: word.offset + 1)
         }
         return lowered
     }
@@ -280,7 +294,8 @@ private struct ArgumentParser {
     mutating func reference() throws(CommandError) -> TweetReference {
         let word = try required("a result number, tweet id or tweet URL")
         guard let reference = TweetReference(word.text) else {
-            throw CommandError("expected a result number, tweet id or tweet URL, found '\(word.text)'", column: word.offset + 1)
+            throw CommandError(
+                "expected a result number, tweet id or tweet URL, found '\(word.text)'", column: word.offset + 1)
         }
         return reference
     }
@@ -309,13 +324,15 @@ private struct ArgumentParser {
             case "--limit":
                 let value = try required("a number after --limit")
                 guard let n = Int(value.text), (1...500).contains(n) else {
-                    throw CommandError("--limit takes a number from 1 to 500, found '\(value.text)'", column: value.offset + 1)
+                    throw CommandError(
+                        "--limit takes a number from 1 to 500, found '\(value.text)'", column: value.offset + 1)
                 }
                 options.limit = n
             case "--sort":
                 let value = try required("recency or relevancy after --sort")
                 guard let sort = SearchRequest.Sort(rawValue: value.text.lowercased()) else {
-                    throw CommandError("unknown sort '\(value.text)'; expected recency or relevancy", column: value.offset + 1)
+                    throw CommandError(
+                        "unknown sort '\(value.text)'; expected recency or relevancy", column: value.offset + 1)
                 }
                 options.sort = sort
             default:

@@ -21,14 +21,14 @@ public struct LaunchOptions: Equatable, Sendable {
 
     /// The usage text for `--help` and usage errors.
     public static let usage = """
-    usage: tweetsh [--color auto|always|never] [--source x|local] [--store PATH] [--config PATH] [--json]
-                   [-c "command; command…" | command words…]
+        usage: tweetsh [--color auto|always|never] [--source x|local] [--store PATH] [--config PATH] [--json]
+                       [-c "command; command…" | command words…]
 
-      tweetsh                      interactive shell (reads commands from stdin when it is not a terminal)
-      tweetsh -c "search swift; more; show 3"
-      tweetsh search swift --json  one command, then exit
-    Exit status: 0 ok, 1 a command failed, 2 usage error.
-    """
+          tweetsh                      interactive shell (reads commands from stdin when it is not a terminal)
+          tweetsh -c "search swift; more; show 3"
+          tweetsh search swift --json  one command, then exit
+        Exit status: 0 ok, 1 a command failed, 2 usage error.
+        """
 
     /// Creates default options.
     public init() {}

@@ -35,22 +35,33 @@ public struct ShellConfig: Equatable, Sendable {
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             switch key {
             case "source":
-                if let kind = SourceKind(rawValue: value.lowercased()) { config.source = kind } else {
+                if let kind = SourceKind(rawValue: value.lowercased()) {
+                    config.source = kind
+                } else {
                     problems.append("\(file):\(lineNumber): source must be x or local, found '\(value)'")
                 }
             case "page_size":
-                if let n = Int(value), (1...100).contains(n) { config.pageSize = n } else {
+                if let n = Int(value), (1...100).contains(n) {
+                    config.pageSize = n
+                } else {
                     problems.append("\(file):\(lineNumber): page_size must be a number from 1 to 100, found '\(value)'")
                 }
             case "format":
-                if let format = OutputFormat(rawValue: value.lowercased()) { config.format = format } else {
-                    problems.append("\(file):\(lineNumber): format must be compact, detail, json or csv, found '\(value)'")
+                if let format = OutputFormat(rawValue: value.lowercased()) {
+                    config.format = format
+                } else {
+                    problems.append(
+                        "\(file):\(lineNumber): format must be compact, detail, json or csv, found '\(value)'")
                 }
             case "color", "colour":
-                if ["auto", "always", "never"].contains(value.lowercased()) { config.color = value.lowercased() } else {
+                if ["auto", "always", "never"].contains(value.lowercased()) {
+                    config.color = value.lowercased()
+                } else {
                     problems.append("\(file):\(lineNumber): color must be auto, always or never, found '\(value)'")
                 }
             case "api_base":
@@ -60,7 +71,8 @@ public struct ShellConfig: Equatable, Sendable {
                     problems.append("\(file):\(lineNumber): api_base must be an http(s) URL, found '\(value)'")
                 }
             default:
-                problems.append("\(file):\(lineNumber): unknown key '\(key)'; known keys: \(keys.joined(separator: ", "))")
+                problems.append(
+                    "\(file):\(lineNumber): unknown key '\(key)'; known keys: \(keys.joined(separator: ", "))")
             }
         }
         return (config, problems)

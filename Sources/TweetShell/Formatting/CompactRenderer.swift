@@ -61,7 +61,8 @@ public struct CompactRenderer: Sendable {
         var result = ""
         var lastWasSpace = false
         for character in text {
-            let isSpace = character == " " || character == "\n" || character == "\t" || character == "\r\n" || character == "\r"
+            let isSpace =
+                character == " " || character == "\n" || character == "\t" || character == "\r\n" || character == "\r"
             if isSpace {
                 if !lastWasSpace { result.append(" ") }
                 lastWasSpace = true

@@ -30,12 +30,14 @@ public struct DetailRenderer: Sendable {
             header += style.handle("@" + (tweet.authorID.map { "id:\($0)" } ?? "unknown"))
         }
         lines.append(header)
-        lines.append(style.dim(RelativeTime.local(tweet.createdAt, timeZone: timeZone) + (tweet.lang.map { " · \($0)" } ?? "")))
+        lines.append(
+            style.dim(RelativeTime.local(tweet.createdAt, timeZone: timeZone) + (tweet.lang.map { " · \($0)" } ?? "")))
         if let retweeted = item.retweetedAuthor {
             lines.append(style.dim("Retweet of @\(retweeted.username)"))
         }
         if let handle = item.replyToHandle {
-            lines.append(style.dim("↳ replying to @\(handle)") + (tweet.repliedToID.map { style.dim(" (tweet \($0))") } ?? ""))
+            lines.append(
+                style.dim("↳ replying to @\(handle)") + (tweet.repliedToID.map { style.dim(" (tweet \($0))") } ?? ""))
         } else if let repliedTo = tweet.repliedToID {
             lines.append(style.dim("↳ replying to tweet \(repliedTo)"))
         }

@@ -49,7 +49,9 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
     }
 
     /// Prints results with their note and warnings (also used by `thread`, which builds its list itself).
-    public func printResults(_ added: [ResultItem], list: ResultList, note: String?, warnings: [String], settings: Settings) {
+    public func printResults(
+        _ added: [ResultItem], list: ResultList, note: String?, warnings: [String], settings: Settings
+    ) {
         if let note { output.note(note) }
         for warning in warnings { output.warning(warning) }
         print(added, list: list, settings: settings)
@@ -67,7 +69,8 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
     public func print(_ items: [ResultItem], list: ResultList, settings: Settings) {
         switch settings.format {
         case .compact:
-            output.lines(CompactRenderer(width: settings.width, style: output.style, now: settings.now).lines(for: items))
+            output.lines(
+                CompactRenderer(width: settings.width, style: output.style, now: settings.now).lines(for: items))
         case .detail:
             let renderer = DetailRenderer(width: settings.width, style: output.style)
             for item in items { output.lines(renderer.lines(for: item) + [""]) }
@@ -85,7 +88,9 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
                     defer { csvHeaderWritten = true }
                     return csvHeaderWritten
                 }
-                if written, let newline = text.firstIndex(of: "\n") { text = String(text[text.index(after: newline)...]) }
+                if written, let newline = text.firstIndex(of: "\n") {
+                    text = String(text[text.index(after: newline)...])
+                }
             }
             output.raw(text)
         }

@@ -28,8 +28,12 @@ public enum RelativeTime {
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         let offset = timeZone.secondsFromGMT(for: date) / 60
         let sign = offset < 0 ? "-" : "+"
-        func two(_ n: Int?) -> String { let v = n ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
-        return "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute)) \(sign)\(two(abs(offset) / 60))\(two(abs(offset) % 60))"
+        func two(_ n: Int?) -> String {
+            let v = n ?? 0
+            return v < 10 ? "0\(v)" : "\(v)"
+        }
+        return
+            "\(c.year ?? 0)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute)) \(sign)\(two(abs(offset) / 60))\(two(abs(offset) % 60))"
     }
 
     /// "4 min ago" style ages for cache notes.
@@ -41,5 +45,7 @@ public enum RelativeTime {
         return "\(seconds / 86_400) d ago"
     }
 
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let monthNames = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
 }

@@ -40,8 +40,10 @@ public struct ResultItem: Equatable, Sendable {
     }
 
     /// Creates an item.
-    public init(number: Int, tweet: Tweet, author: User?, text: String, retweetedAuthor: User? = nil,
-                quoted: Quoted? = nil, replyToHandle: String? = nil, media: [Media] = []) {
+    public init(
+        number: Int, tweet: Tweet, author: User?, text: String, retweetedAuthor: User? = nil,
+        quoted: Quoted? = nil, replyToHandle: String? = nil, media: [Media] = []
+    ) {
         self.number = number
         self.tweet = tweet
         self.author = author

@@ -29,8 +29,10 @@ public struct LiveLayout: Sendable {
     public var resultRows: Int { height - 2 }
 
     /// The screen: exactly `height` lines, and the column (1-based) where the cursor belongs on the query line.
-    public func screen(query: String, state: LiveState, selection: LiveSelection, sourceName: String,
-                       spinnerFrame: Int) -> (lines: [String], cursorColumn: Int) {
+    public func screen(
+        query: String, state: LiveState, selection: LiveSelection, sourceName: String,
+        spinnerFrame: Int
+    ) -> (lines: [String], cursorColumn: Int) {
         let promptWidth = DisplayWidth.of(Self.prompt)
         let shownQuery = LiveText.tail(query, width: width - promptWidth - 1)
         var lines = [style.bold(Self.prompt) + shownQuery]
@@ -47,7 +49,9 @@ public struct LiveLayout: Sendable {
             if let hint = state.hint {
                 lines.append(style.dim("  " + hint))
             } else if query.trimmingCharacters(in: .whitespaces).isEmpty {
-                lines.append(style.dim("  type to search; ↑↓ select, PgUp/PgDn page, Enter show, Esc keep results, Ctrl-D discard"))
+                lines.append(
+                    style.dim(
+                        "  type to search; ↑↓ select, PgUp/PgDn page, Enter show, Esc keep results, Ctrl-D discard"))
             } else if state.list.search != nil, !state.isSearching, state.errorMessage == nil {
                 lines.append(style.dim("  no matches for '\(state.query)'"))
             }
@@ -73,11 +77,14 @@ public struct LiveLayout: Sendable {
         if let search = state.list.search {
             // Results lag behind typing, so say which query they answer.
             let total = state.matchCount
-            let count = total > loaded ? "\(loaded) of \(total) matches"
+            let count =
+                total > loaded
+                ? "\(loaded) of \(total) matches"
                 : "\(loaded)\(state.list.nextCursor != nil ? "+" : "") match\(loaded == 1 && state.list.nextCursor == nil ? "" : "es")"
             parts.append(count + " for '\(search.query)'")
         }
-        let frame = Self.spinnerFrames[((spinnerFrame % Self.spinnerFrames.count) + Self.spinnerFrames.count) % Self.spinnerFrames.count]
+        let frame = Self.spinnerFrames[
+            ((spinnerFrame % Self.spinnerFrames.count) + Self.spinnerFrames.count) % Self.spinnerFrames.count]
         if state.isSearching { parts.append("\(frame) searching '\(state.query)'…") }
         if state.isLoadingMore { parts.append("\(frame) loading more…") }
         if let wait = state.wait { parts.append(style.warning("waiting: \(wait.reason)")) }

@@ -1,7 +1,8 @@
 import Foundation
 import StreamCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a live session ended.
@@ -148,8 +149,10 @@ public final class LiveScreen: @unchecked Sendable {
             while true {
                 let state = screen.currentState()
                 let timeout: Int32 = decoder.hasPending ? 30 : state.isBusy ? 100 : 1000
-                var polls = [pollfd(fd: screen.input, events: Int16(POLLIN), revents: 0),
-                             pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+                var polls = [
+                    pollfd(fd: screen.input, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                ]
                 let ready = poll(&polls, 2, timeout)
                 if ready < 0 {
                     if errno == EINTR { continue }
@@ -229,7 +232,9 @@ public final class LiveScreen: @unchecked Sendable {
                 selection.jump(toEnd: true, count: count, rows: rows)
                 loadMoreIfAtEnd(state, rows: rows)
             case .enter:
-                if let item = state.list.items.indices.contains(selection.index) ? state.list.items[selection.index] : nil {
+                if let item = state.list.items.indices.contains(selection.index)
+                    ? state.list.items[selection.index] : nil
+                {
                     mode = .detail(item)
                 }
             case .escape, .interrupt:
@@ -268,8 +273,9 @@ public final class LiveScreen: @unchecked Sendable {
             var frame = "\u{1B}[?25l\u{1B}[H"
             switch mode {
             case .list:
-                let screenLines = layout.screen(query: query, state: state, selection: selection,
-                                                sourceName: screen.sourceName, spinnerFrame: spinnerFrame)
+                let screenLines = layout.screen(
+                    query: query, state: state, selection: selection,
+                    sourceName: screen.sourceName, spinnerFrame: spinnerFrame)
                 frame += screenLines.lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K"
                 frame += "\u{1B}[1;\(screenLines.cursorColumn)H\u{1B}[?25h"
             case .detail(let item):

@@ -23,7 +23,8 @@ public struct LiveSettings: Sendable, Equatable {
     /// spends rate limit, so the API waits longer and, as in the seeds' search bar, never asks for fewer than 3 characters.
     public static func defaults(for source: SourceKind, pageSize: Int) -> LiveSettings {
         switch source {
-        case .local: return LiveSettings(source: .local, debounceMilliseconds: 250, minimumQueryLength: 1, pageSize: pageSize)
+        case .local:
+            return LiveSettings(source: .local, debounceMilliseconds: 250, minimumQueryLength: 1, pageSize: pageSize)
         case .x: return LiveSettings(source: .x, debounceMilliseconds: 500, minimumQueryLength: 3, pageSize: pageSize)
         }
     }
@@ -49,8 +50,10 @@ public struct LiveState: Sendable, Equatable {
     public var note: String?
 
     /// An empty state.
-    public init(query: String = "", list: ResultList = ResultList(), isSearching: Bool = false, isLoadingMore: Bool = false,
-                errorMessage: String? = nil, wait: WaitNotice? = nil, hint: String? = nil, note: String? = nil) {
+    public init(
+        query: String = "", list: ResultList = ResultList(), isSearching: Bool = false, isLoadingMore: Bool = false,
+        errorMessage: String? = nil, wait: WaitNotice? = nil, hint: String? = nil, note: String? = nil
+    ) {
         self.query = query
         self.list = list
         self.isSearching = isSearching

@@ -61,14 +61,18 @@ public final class LiveViewModel: @unchecked Sendable {
 
     /// Binds the pipeline. Timing and state changes run on `scheduler` (a dispatch queue in the shell, TestScheduler
     /// in tests); `initialQuery` is searched after the debounce like anything typed.
-    public init<S: Scheduler>(service: any SearchService, settings: LiveSettings, scheduler: S, initialQuery: String = "") {
+    public init<S: Scheduler>(
+        service: any SearchService, settings: LiveSettings, scheduler: S, initialQuery: String = ""
+    ) {
         self.settings = settings
         query = CurrentValueSubject(initialQuery)
         let prefixes = settings.source == .local
-        let searches = query
+        let searches =
+            query
             .map { raw in
-                Typed(text: raw.trimmingCharacters(in: .whitespaces),
-                      unfinished: prefixes && !(raw.last.map { $0 == " " || $0 == "\t" } ?? true))
+                Typed(
+                    text: raw.trimmingCharacters(in: .whitespaces),
+                    unfinished: prefixes && !(raw.last.map { $0 == " " || $0 == "\t" } ?? true))
             }
             .debounce(for: .milliseconds(settings.debounceMilliseconds), scheduler: scheduler)
             .removeDuplicates()
@@ -111,8 +115,9 @@ public final class LiveViewModel: @unchecked Sendable {
             var options = SearchOptions(query: text, source: settings.source)
             options.recordsHistory = false
             options.prefixLastWord = typed.unfinished
-            return Self.events(of: service.firstPage(for: options, pageSize: settings.pageSize), generation: current,
-                               query: text, target: .first(options))
+            return Self.events(
+                of: service.firstPage(for: options, pageSize: settings.pageSize), generation: current,
+                query: text, target: .first(options))
         case .more:
             guard !busy, let search = snapshot.list.search, let cursor = snapshot.list.nextCursor else {
                 lock.unlock()
@@ -122,13 +127,16 @@ public final class LiveViewModel: @unchecked Sendable {
             let current = generation
             busy = true
             lock.unlock()
-            return Self.events(of: service.nextPage(for: search, cursor: cursor, pageSize: settings.pageSize),
-                               generation: current, query: search.query, target: .next)
+            return Self.events(
+                of: service.nextPage(for: search, cursor: cursor, pageSize: settings.pageSize),
+                generation: current, query: search.query, target: .next)
         }
     }
 
-    private static func events(of work: AnyPublisher<SearchProgress, any Error>, generation: Int, query: String,
-                               target: Target) -> AnyPublisher<Event, Never> {
+    private static func events(
+        of work: AnyPublisher<SearchProgress, any Error>, generation: Int, query: String,
+        target: Target
+    ) -> AnyPublisher<Event, Never> {
         work
             .map { Event.progress(generation: generation, target: target, $0) }
             .catch { error in Just(Event.failed(generation: generation, message: ErrorText.describe(error))) }
@@ -160,8 +168,9 @@ public final class LiveViewModel: @unchecked Sendable {
             guard g == generation else { return lock.unlock() }
             switch target {
             case .first(let options):
-                next.list = ResultList(search: options, sourceName: answer.sourceName, nextCursor: answer.page.nextToken,
-                                       totalCount: answer.page.resultCount)
+                next.list = ResultList(
+                    search: options, sourceName: answer.sourceName, nextCursor: answer.page.nextToken,
+                    totalCount: answer.page.resultCount)
                 next.list.append(answer.page)
                 next.note = answer.note
             case .next:
@@ -190,7 +199,8 @@ public final class LiveViewModel: @unchecked Sendable {
             next = LiveState(query: query)
             if !query.isEmpty {
                 let needed = settings.minimumQueryLength
-                next.hint = "type at least \(needed) characters to search \(settings.source == .x ? "the X API" : "the local store")"
+                next.hint =
+                    "type at least \(needed) characters to search \(settings.source == .x ? "the X API" : "the local store")"
             }
         }
         snapshot = next

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The terminal in raw mode on the alternate screen, for the live screen, and the guarantee that it comes back.

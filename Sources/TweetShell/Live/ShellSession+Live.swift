@@ -14,7 +14,8 @@ extension ShellSession {
         let settings = LiveSettings.defaults(for: sources.current, pageSize: pageSize)
         let service = ShellSearchService(store: store, sources: sources)
         let queue = DispatchQueue(label: "tweetsh.live")
-        let liveModel = LiveViewModel(service: service, settings: settings, scheduler: queue, initialQuery: initialQuery ?? "")
+        let liveModel = LiveViewModel(
+            service: service, settings: settings, scheduler: queue, initialQuery: initialQuery ?? "")
         defer { liveModel.stop() }
         let screen = LiveScreen(viewModel: liveModel, style: output.style)
         switch await screen.run(initialQuery: initialQuery ?? "") {
@@ -40,8 +41,9 @@ extension ShellSession {
             }
             let count = list.items.count
             let more = list.nextCursor != nil ? "; more loads the next page" : ""
-            output.note("live: \(count) result\(count == 1 ? "" : "s") for '\(search.query)' are now the current list "
-                + "(show N opens one\(more))")
+            output.note(
+                "live: \(count) result\(count == 1 ? "" : "s") for '\(search.query)' are now the current list "
+                    + "(show N opens one\(more))")
             return .ok
         }
     }

@@ -28,7 +28,9 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     }
 
     /// The next page for a search.
-    public func nextPage(for search: SearchOptions, cursor: String, pageSize: Int) -> AnyPublisher<SearchProgress, any Error> {
+    public func nextPage(for search: SearchOptions, cursor: String, pageSize: Int) -> AnyPublisher<
+        SearchProgress, any Error
+    > {
         run { [self] in try await next(search, cursor: cursor, pageSize: pageSize) }
     }
 
@@ -36,19 +38,24 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     /// newest id it holds and where its next page starts, so `more` and `again` continue from it after a restart.
     public func remember(_ list: ResultList) async throws {
         guard let search = list.search, !list.sourceName.isEmpty else { return }
-        try await record(search.query, source: list.sourceName, newest: list.items.map(\.tweet.id).max(),
-                         nextCursor: list.nextCursor)
+        try await record(
+            search.query, source: list.sourceName, newest: list.items.map(\.tweet.id).max(),
+            nextCursor: list.nextCursor)
     }
 
     /// Records that `query` ran on `source` now, with the newest id it showed (the store keeps the newest ever, for
     /// `--new`) and where its next page starts (for `more` after a restart).
     private func record(_ query: String, source: String, newest: TweetID?, nextCursor: String?) async throws {
-        try await store.recordSearch(SearchHistoryEntry(query: query, source: source, lastRun: now(),
-                                                        newestID: newest, nextCursor: nextCursor))
+        try await store.recordSearch(
+            SearchHistoryEntry(
+                query: query, source: source, lastRun: now(),
+                newestID: newest, nextCursor: nextCursor))
     }
 
     /// Runs `work` in a task for each subscriber; waits the API client reports meanwhile are published before the page.
-    private func run(_ work: @escaping @Sendable () async throws -> SearchPage) -> AnyPublisher<SearchProgress, any Error> {
+    private func run(_ work: @escaping @Sendable () async throws -> SearchPage) -> AnyPublisher<
+        SearchProgress, any Error
+    > {
         let sources = self.sources
         return Deferred {
             AsyncThrowingStream<SearchProgress, any Error> { continuation in
@@ -79,8 +86,9 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
             let caret = DisplayWidth.caret(under: search.query, column: column)
             throw CommandError("in the query at column \(column): \(error.message)\n    \(search.query)\n    \(caret)")
         }
-        var request = SearchRequest(query: search.query, pageSize: pageSize, sort: search.sort ?? .recency,
-                                    fullArchive: search.fullArchive)
+        var request = SearchRequest(
+            query: search.query, pageSize: pageSize, sort: search.sort ?? .recency,
+            fullArchive: search.fullArchive)
         request.prefixLastWord = search.prefixLastWord
         return request
     }
@@ -110,13 +118,18 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         if search.newOnly {
             let count = page.tweets.count
             let since = previous.map { " since the last run, \(RelativeTime.ago($0.lastRun, now: now()))" } ?? ""
-            note = count == 0 ? "no new tweets\(since)" : "\(count)\(page.nextToken == nil ? "" : "+") new tweet\(count == 1 ? "" : "s")\(since)"
+            note =
+                count == 0
+                ? "no new tweets\(since)"
+                : "\(count)\(page.nextToken == nil ? "" : "+") new tweet\(count == 1 ? "" : "s")\(since)"
         }
         if search.recordsHistory {
-            try await record(search.query, source: kind.rawValue, newest: page.tweets.map(\.id).max(),
-                             nextCursor: page.nextToken)
+            try await record(
+                search.query, source: kind.rawValue, newest: page.tweets.map(\.id).max(),
+                nextCursor: page.nextToken)
         }
-        return SearchPage(page: page, sourceName: kind.rawValue, note: note, warnings: page.errors.map(\.warningMessage))
+        return SearchPage(
+            page: page, sourceName: kind.rawValue, note: note, warnings: page.errors.map(\.warningMessage))
     }
 
     private func next(_ search: SearchOptions, cursor: String, pageSize: Int) async throws -> SearchPage {
@@ -129,7 +142,8 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         case .x:
             page = try await sources.requireAPI().search(request, cursor: cursor, policy: .cacheFirst(maxAge: nil)).page
         }
-        if search.recordsHistory, let previous = try await store.lastSearch(query: search.query, source: kind.rawValue) {
+        if search.recordsHistory, let previous = try await store.lastSearch(query: search.query, source: kind.rawValue)
+        {
             var entry = previous
             entry.nextCursor = page.nextToken
             entry.lastRun = now()

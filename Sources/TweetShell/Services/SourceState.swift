@@ -33,7 +33,8 @@ public final class SourceState: @unchecked Sendable {
     /// The X API source, or an error telling the user how to get one.
     public func requireAPI() throws -> XAPISource {
         guard let api else {
-            throw CommandError("no X API credentials: run 'auth' to add a bearer token, or search the local store with 'source local'")
+            throw CommandError(
+                "no X API credentials: run 'auth' to add a bearer token, or search the local store with 'source local'")
         }
         return api
     }

@@ -13,8 +13,10 @@ final class Completer: @unchecked Sendable {
     }
 
     /// The candidates for the word before the cursor; each replaces that word.
-    static func candidates(for request: CompletionRequest,
-                           words: (handles: [String], tags: [String], queries: [String])) -> [String] {
+    static func candidates(
+        for request: CompletionRequest,
+        words: (handles: [String], tags: [String], queries: [String])
+    ) -> [String] {
         let word = request.word
         let before = request.textBeforeCursor
         let precedingWords = before.split(separator: " ").dropLast(word.isEmpty ? 0 : 1)

@@ -76,8 +76,9 @@ struct Repl {
         } catch {
             // A line that looks like it holds a secret (a pasted token) is neither quoted back nor recorded.
             if SensitiveLines.isSensitive(text) {
-                session.output.error("this line was not understood and looks like it holds a token or secret, so it is "
-                    + "not shown; to sign in, type `auth` alone and enter the token at its hidden prompt")
+                session.output.error(
+                    "this line was not understood and looks like it holds a token or secret, so it is "
+                        + "not shown; to sign in, type `auth` alone and enter the token at its hidden prompt")
                 return .failed
             }
             session.output.error(error.message)

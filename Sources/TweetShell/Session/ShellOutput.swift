@@ -11,8 +11,9 @@ public final class ShellOutput: @unchecked Sendable {
 
     /// Writes to the process's stdout and stderr.
     public static func standard(style: Style) -> ShellOutput {
-        ShellOutput(style: style, out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-                    err: { FileHandle.standardError.write(Data($0.utf8)) })
+        ShellOutput(
+            style: style, out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            err: { FileHandle.standardError.write(Data($0.utf8)) })
     }
 
     /// Writes through the given functions (tests collect into strings).

@@ -17,14 +17,16 @@ extension ShellSession {
             return .ok
         case .logout:
             do {
-                let result = try await authenticator.logout(consumerKey: environment["CONSUMER_KEY"],
-                                                            consumerSecret: environment["CONSUMER_SECRET"])
+                let result = try await authenticator.logout(
+                    consumerKey: environment["CONSUMER_KEY"],
+                    consumerSecret: environment["CONSUMER_SECRET"])
                 sources.api = nil
                 if sources.current == .x { sources.current = .local }
                 var message = result.removedFile ? "removed the stored token" : "no stored token to remove"
                 switch result.invalidated {
                 case true?: message += "; X invalidated it"
-                case false?: message += "; X could not be asked to invalidate it (it stays valid until you regenerate it)"
+                case false?:
+                    message += "; X could not be asked to invalidate it (it stays valid until you regenerate it)"
                 case nil: break
                 }
                 output.line(message)
@@ -43,7 +45,8 @@ extension ShellSession {
     }
 
     private func interactiveSignIn(_ reader: any LineReader) async -> CommandStatus {
-        output.note("Paste an app bearer token, or press Enter to use an API key and secret instead. Nothing is echoed.")
+        output.note(
+            "Paste an app bearer token, or press Enter to use an API key and secret instead. Nothing is echoed.")
         guard case .line(let tokenText) = (try? reader.readSecret(prompt: "bearer token: ")) ?? .endOfInput else {
             output.note("auth cancelled")
             return .failed
@@ -61,17 +64,21 @@ extension ShellSession {
             } else {
                 spinner.stop()
                 guard case .line(let key) = (try? reader.readSecret(prompt: "API key: ")) ?? .endOfInput,
-                      case .line(let secret) = (try? reader.readSecret(prompt: "API key secret: ")) ?? .endOfInput,
-                      !key.isEmpty, !secret.isEmpty else {
+                    case .line(let secret) = (try? reader.readSecret(prompt: "API key secret: ")) ?? .endOfInput,
+                    !key.isEmpty, !secret.isEmpty
+                else {
                     output.note("auth cancelled")
                     return .failed
                 }
                 spinner.start("exchanging the key and secret for a bearer token…")
-                try await authenticator.signIn(consumerKey: key.trimmingCharacters(in: .whitespaces),
-                                               consumerSecret: secret.trimmingCharacters(in: .whitespaces))
+                try await authenticator.signIn(
+                    consumerKey: key.trimmingCharacters(in: .whitespaces),
+                    consumerSecret: secret.trimmingCharacters(in: .whitespaces))
             }
             sources.api = XAPISource(client: client, cache: store)
-            output.line("signed in: bearer token \(client.maskedToken ?? "?") verified and saved to \(authenticator.store.fileURL.path) (0600)")
+            output.line(
+                "signed in: bearer token \(client.maskedToken ?? "?") verified and saved to \(authenticator.store.fileURL.path) (0600)"
+            )
             output.note("searches go to \(sources.current.rawValue); 'source x' sends them to the X API")
             return .ok
         } catch is CancellationError {

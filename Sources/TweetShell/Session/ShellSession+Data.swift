@@ -32,16 +32,20 @@ extension ShellSession {
         let progressBar = ProgressBar(enabled: spinner.isEnabled, label: url.lastPathComponent)
         do {
             let progress: @Sendable (ImportProgress) -> Void = { progressBar.update($0) }
-            let report = isArchive
+            let report =
+                isArchive
                 ? try await store.importArchive(at: url, progress: progress)
                 : try await store.importJSONL(at: url, progress: progress)
             progressBar.finish()
-            var summary = "imported \(report.tweets) tweet\(report.tweets == 1 ? "" : "s") from \(report.lines) line\(report.lines == 1 ? "" : "s")"
+            var summary =
+                "imported \(report.tweets) tweet\(report.tweets == 1 ? "" : "s") from \(report.lines) line\(report.lines == 1 ? "" : "s")"
             if let resumed = report.resumedAfterLine { summary += " (resumed after line \(resumed))" }
             output.line(summary)
             if report.errorCount > 0 {
                 output.warning("\(report.errorCount) malformed line\(report.errorCount == 1 ? "" : "s") skipped:")
-                for problem in report.problems.prefix(5) { output.warning("  \(path):\(problem.line): \(problem.message)") }
+                for problem in report.problems.prefix(5) {
+                    output.warning("  \(path):\(problem.line): \(problem.message)")
+                }
                 if report.errorCount > 5 { output.warning("  … and \(report.errorCount - 5) more") }
             }
             return .ok
@@ -65,14 +69,17 @@ extension ShellSession {
         }
         let path = Self.expandTilde(rawPath, environment: environment)
         guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             output.error("cannot write \(path)")
             return .failed
         }
         defer { try? handle.close() }
-        let writer = ExportFileWriter(handle: handle, format: format,
-                                      metadata: TwarcMetadata(url: "tweetsh:\(list.sourceName):\(list.search?.query ?? "")",
-                                                              retrievedAt: Date()))
+        let writer = ExportFileWriter(
+            handle: handle, format: format,
+            metadata: TwarcMetadata(
+                url: "tweetsh:\(list.sourceName):\(list.search?.query ?? "")",
+                retrievedAt: Date()))
         do {
             for page in list.pages { try writer.write(page) }
             try writer.finish()
@@ -80,7 +87,8 @@ extension ShellSession {
             output.error("writing \(path) failed: \(ErrorText.describe(error))")
             return .failed
         }
-        output.line("wrote \(list.items.count) tweet\(list.items.count == 1 ? "" : "s") to \(path) as \(format.rawValue)")
+        output.line(
+            "wrote \(list.items.count) tweet\(list.items.count == 1 ? "" : "s") to \(path) as \(format.rawValue)")
         return .ok
     }
 
@@ -92,12 +100,13 @@ extension ShellSession {
             return .ok
         }
         let now = Date()
-        output.lines(limits.map { status in
-            let reset = status.resetAt.map { "resets in \(max(0, Int($0.timeIntervalSince(now))))s" } ?? ""
-            let remaining = status.remaining.map(String.init) ?? "?"
-            let limit = status.limit.map(String.init) ?? "?"
-            return "\(status.endpoint)  \(remaining)/\(limit)  \(reset)"
-        })
+        output.lines(
+            limits.map { status in
+                let reset = status.resetAt.map { "resets in \(max(0, Int($0.timeIntervalSince(now))))s" } ?? ""
+                let remaining = status.remaining.map(String.init) ?? "?"
+                let limit = status.limit.map(String.init) ?? "?"
+                return "\(status.endpoint)  \(remaining)/\(limit)  \(reset)"
+            })
         return .ok
     }
 
@@ -114,16 +123,20 @@ extension ShellSession {
             lines.append("  examples:")
             lines += spec.examples.map { "    " + $0 }
             if spec.name == "search" {
-                lines.append("  query operators: \"phrase\" OR -not (group) #tag @user from: to: lang: is:retweet|reply|quote")
-                lines.append("    has:links|media|mentions|hashtags url: conversation_id: min_likes: min_reposts: since: until:")
+                lines.append(
+                    "  query operators: \"phrase\" OR -not (group) #tag @user from: to: lang: is:retweet|reply|quote")
+                lines.append(
+                    "    has:links|media|mentions|hashtags url: conversation_id: min_likes: min_reposts: since: until:")
             }
             output.lines(lines)
             return .ok
         }
         let width = CommandSpec.all.map(\.name.count).max() ?? 8
-        output.lines(CommandSpec.all.map { spec in
-            "  " + output.style.bold(spec.name) + String(repeating: " ", count: width - spec.name.count + 2) + spec.summary
-        } + ["", "  !N, !!, !prefix re-run an earlier command; help <command> shows examples."])
+        output.lines(
+            CommandSpec.all.map { spec in
+                "  " + output.style.bold(spec.name) + String(repeating: " ", count: width - spec.name.count + 2)
+                    + spec.summary
+            } + ["", "  !N, !!, !prefix re-run an earlier command; help <command> shows examples."])
         return .ok
     }
 

@@ -11,10 +11,12 @@ extension ShellSession {
                 return .ok
             }
             let width = String(entries.count).count
-            output.lines(entries.enumerated().map { index, line in
-                let number = String(index + 1)
-                return String(repeating: " ", count: width - number.count) + output.style.number(number) + "  " + line
-            })
+            output.lines(
+                entries.enumerated().map { index, line in
+                    let number = String(index + 1)
+                    return String(repeating: " ", count: width - number.count) + output.style.number(number) + "  "
+                        + line
+                })
             return .ok
         }
         do {
@@ -24,11 +26,12 @@ extension ShellSession {
                 return .ok
             }
             let now = Date()
-            output.lines(entries.enumerated().map { index, entry in
-                let more = entry.nextCursor == nil ? "" : output.style.dim("  (more available)")
-                return "\(output.style.number(String(index + 1)))  [\(entry.source)] \(entry.query)  "
-                    + output.style.dim(RelativeTime.ago(entry.lastRun, now: now)) + more
-            })
+            output.lines(
+                entries.enumerated().map { index, entry in
+                    let more = entry.nextCursor == nil ? "" : output.style.dim("  (more available)")
+                    return "\(output.style.number(String(index + 1)))  [\(entry.source)] \(entry.query)  "
+                        + output.style.dim(RelativeTime.ago(entry.lastRun, now: now)) + more
+                })
             output.note("again N re-runs one (from the cache); again N --new fetches only what is newer")
             return .ok
         } catch {
@@ -46,8 +49,9 @@ extension ShellSession {
                 return .failed
             }
             let entry = entries[number - 1]
-            let options = SearchOptions(query: entry.query, source: SourceKind(rawValue: entry.source),
-                                        newOnly: new, refresh: refresh)
+            let options = SearchOptions(
+                query: entry.query, source: SourceKind(rawValue: entry.source),
+                newOnly: new, refresh: refresh)
             output.note("search \(entry.query)")
             return await execute(.search(options), reader: reader)
         } catch {

@@ -83,7 +83,9 @@ extension ShellSession {
                     page = try await api.lookup(ids: [id])
                 }
                 guard let item = ResultBuilder.items(from: page, startingAt: 0).first else {
-                    output.error("tweet \(id) is not in the local store\(sources.api == nil ? "; with 'auth' it can be fetched from the API" : " nor available from the API")")
+                    output.error(
+                        "tweet \(id) is not in the local store\(sources.api == nil ? "; with 'auth' it can be fetched from the API" : " nor available from the API")"
+                    )
                     return nil
                 }
                 return item
@@ -97,7 +99,8 @@ extension ShellSession {
     func noSuchResult(_ number: Int) -> String {
         let count = viewModel.results.items.count
         if count == 0 { return "no results yet: search first, e.g. search swift" }
-        return "no result \(number): the list has \(count)\(viewModel.results.nextCursor != nil ? " (more loads the next page)" : "")"
+        return
+            "no result \(number): the list has \(count)\(viewModel.results.nextCursor != nil ? " (more loads the next page)" : "")"
     }
 
     static func executable(named name: String, environment: [String: String]) -> String? {

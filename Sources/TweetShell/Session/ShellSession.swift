@@ -41,9 +41,11 @@ public final class ShellSession: @unchecked Sendable {
     private var subscriptions = Set<AnyCancellable>()
 
     /// Creates a session. `history` is the command history (nil when scripted).
-    public init(output: ShellOutput, store: TweetStore, sources: SourceState, client: XAPIClient,
-                authenticator: Authenticator, config: ShellConfig, environment: [String: String], history: History?,
-                isInteractive: Bool) {
+    public init(
+        output: ShellOutput, store: TweetStore, sources: SourceState, client: XAPIClient,
+        authenticator: Authenticator, config: ShellConfig, environment: [String: String], history: History?,
+        isInteractive: Bool
+    ) {
         self.output = output
         self.store = store
         self.sources = sources
@@ -119,8 +121,9 @@ public final class ShellSession: @unchecked Sendable {
         case .search(let options):
             // Judged as the `search` line it came from, so only the token-shaped-word rule applies, not the `auth` one.
             if SensitiveLines.isSensitive("search " + options.query) {
-                output.error("the query looks like it holds a token or secret, so it is not searched: it would be sent "
-                    + "to the API and kept in the store's search history")
+                output.error(
+                    "the query looks like it holds a token or secret, so it is not searched: it would be sent "
+                        + "to the API and kept in the store's search history")
                 return .failed
             }
             rememberQuery(options.query)
@@ -138,7 +141,8 @@ public final class ShellSession: @unchecked Sendable {
         case .open(let number): return open(number)
         case .auth(let action): return await auth(action, reader: reader)
         case .history(let searches): return await listHistory(searches: searches)
-        case .again(let number, let new, let refresh): return await again(number, new: new, refresh: refresh, reader: reader)
+        case .again(let number, let new, let refresh):
+            return await again(number, new: new, refresh: refresh, reader: reader)
         case .source(let kind): return setSource(kind)
         case .importFile(let path): return await importCollection(path)
         case .export(let path, let format): return export(to: path, format: format)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns Ctrl-C (SIGINT) while a command runs into a call, instead of the default of killing the process.

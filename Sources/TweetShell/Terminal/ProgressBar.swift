@@ -26,7 +26,8 @@ final class ProgressBar: @unchecked Sendable {
         let fraction = progress.totalBytes > 0 ? min(1, Double(progress.bytesRead) / Double(progress.totalBytes)) : 0
         let filled = Int(fraction * 24)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 24 - filled)
-        let line = "\r\u{1B}[K\(label) \(bar) \(Int(fraction * 100))%  \(progress.tweets) tweets, \(progress.lines) lines, \(progress.errors) errors"
+        let line =
+            "\r\u{1B}[K\(label) \(bar) \(Int(fraction * 100))%  \(progress.tweets) tweets, \(progress.lines) lines, \(progress.errors) errors"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

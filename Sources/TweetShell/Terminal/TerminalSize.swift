@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The terminal's size, asked of the kernel each time so a resize between commands is picked up.
@@ -14,7 +14,9 @@ public enum TerminalSize {
     /// The size the kernel reports for the terminal on `fd`, or nil when it is not a terminal or reports nothing.
     static func kernelSize(fd: Int32) -> (columns: Int, rows: Int)? {
         var size = winsize()
-        guard isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        guard isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+            return nil
+        }
         return (Int(size.ws_col), Int(size.ws_row))
     }
 

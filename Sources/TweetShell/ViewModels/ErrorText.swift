@@ -22,6 +22,7 @@ public enum ErrorText {
     /// True for errors that mean the network is unreachable.
     public static func isOffline(_ error: any Error) -> Bool {
         guard let error = error as? URLError else { return false }
-        return [.notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .timedOut].contains(error.code)
+        return [.notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .timedOut]
+            .contains(error.code)
     }
 }

@@ -16,8 +16,10 @@ public struct ResultList: Equatable, Sendable {
     public var pages: [Page]
 
     /// An empty list.
-    public init(search: SearchOptions? = nil, sourceName: String = "", items: [ResultItem] = [], nextCursor: String? = nil,
-                totalCount: Int? = nil, pages: [Page] = []) {
+    public init(
+        search: SearchOptions? = nil, sourceName: String = "", items: [ResultItem] = [], nextCursor: String? = nil,
+        totalCount: Int? = nil, pages: [Page] = []
+    ) {
         self.search = search
         self.sourceName = sourceName
         self.items = items
@@ -47,7 +49,8 @@ public struct ResultList: Equatable, Sendable {
 /// Turns a page into numbered result items, resolving authors, retweeted originals, quotes and replies.
 public enum ResultBuilder {
     /// Items for the page's tweets not in `seen`, numbered from `first`.
-    public static func items(from page: Page, startingAt first: Int, excluding seen: Set<TweetID> = []) -> [ResultItem] {
+    public static func items(from page: Page, startingAt first: Int, excluding seen: Set<TweetID> = []) -> [ResultItem]
+    {
         var users: [UserID: User] = [:]
         for user in page.users { users[user.id] = user }
         var tweets: [TweetID: Tweet] = [:]
@@ -63,21 +66,24 @@ public enum ResultBuilder {
             let original = tweet.retweetedID.flatMap { tweets[$0] }
             var quoted: ResultItem.Quoted?
             if let quotedTweet = tweet.quotedID.flatMap({ tweets[$0] }) {
-                quoted = ResultItem.Quoted(tweet: quotedTweet, author: quotedTweet.authorID.flatMap { users[$0] },
-                                           text: quotedTweet.displayText(in: page))
+                quoted = ResultItem.Quoted(
+                    tweet: quotedTweet, author: quotedTweet.authorID.flatMap { users[$0] },
+                    text: quotedTweet.displayText(in: page))
             }
-            let replyHandle = tweet.inReplyToUserID.flatMap { users[$0]?.username }
+            let replyHandle =
+                tweet.inReplyToUserID.flatMap { users[$0]?.username }
                 ?? tweet.entities.mentions.first?.username.nilIf(tweet.repliedToID == nil)
-            result.append(ResultItem(
-                number: first + result.count,
-                tweet: tweet,
-                author: tweet.authorID.flatMap { users[$0] },
-                text: tweet.displayText(in: page),
-                retweetedAuthor: original?.authorID.flatMap { users[$0] },
-                quoted: quoted,
-                replyToHandle: replyHandle,
-                media: (original ?? tweet).mediaKeys.compactMap { mediaByKey[$0] }
-            ))
+            result.append(
+                ResultItem(
+                    number: first + result.count,
+                    tweet: tweet,
+                    author: tweet.authorID.flatMap { users[$0] },
+                    text: tweet.displayText(in: page),
+                    retweetedAuthor: original?.authorID.flatMap { users[$0] },
+                    quoted: quoted,
+                    replyToHandle: replyHandle,
+                    media: (original ?? tweet).mediaKeys.compactMap { mediaByKey[$0] }
+                ))
         }
         return result
     }

@@ -56,36 +56,53 @@ public final class SearchViewModel: @unchecked Sendable {
         let cancellations = self.cancellations
         let searches = self.searches
 
-        let searchEvents = searches
+        let searchEvents =
+            searches
             .map { request -> AnyPublisher<Event, Never> in
                 service.firstPage(for: request.value, pageSize: request.value.limit ?? pageSize)
                     .map { Event.progress(id: request.id, target: .first(request.value), $0) }
-                    .catch { error in Just(Event.failed(id: request.id, message: ErrorText.describe(error), offline: ErrorText.isOffline(error))) }
+                    .catch { error in
+                        Just(
+                            Event.failed(
+                                id: request.id, message: ErrorText.describe(error), offline: ErrorText.isOffline(error))
+                        )
+                    }
                     .prefix(untilOutputFrom: cancellations.filter { $0 == request.id })
                     .prepend(Event.started(id: request.id, isSearch: true))
                     .eraseToAnyPublisher()
             }
             .switchToLatest()
 
-        let moreEvents = pageRequests
+        let moreEvents =
+            pageRequests
             .map { [weak self] request in (request, self?.currentState() ?? (ResultList(), 0)) }
             .flatMap { request, state -> AnyPublisher<Event, Never> in
                 let (list, generation) = state
                 guard let search = list.search else {
-                    return Just(Event.failed(id: request.id, message: "no search yet: try 'search <query>'", offline: false))
-                        .eraseToAnyPublisher()
+                    return Just(
+                        Event.failed(id: request.id, message: "no search yet: try 'search <query>'", offline: false)
+                    )
+                    .eraseToAnyPublisher()
                 }
                 guard let cursor = list.nextCursor else {
-                    return Just(Event.failed(id: request.id, message: "no more results for '\(search.query)'", offline: false))
-                        .eraseToAnyPublisher()
-                }
-                return service.nextPage(for: search, cursor: cursor, pageSize: request.value ?? search.limit ?? pageSize)
-                    .map { Event.progress(id: request.id, target: .next(generation: generation), $0) }
-                    .catch { error in Just(Event.failed(id: request.id, message: ErrorText.describe(error), offline: ErrorText.isOffline(error))) }
-                    .prefix(untilOutputFrom: cancellations.filter { $0 == request.id })
-                    .prefix(untilOutputFrom: searches)
-                    .prepend(Event.started(id: request.id, isSearch: false))
+                    return Just(
+                        Event.failed(id: request.id, message: "no more results for '\(search.query)'", offline: false)
+                    )
                     .eraseToAnyPublisher()
+                }
+                return service.nextPage(
+                    for: search, cursor: cursor, pageSize: request.value ?? search.limit ?? pageSize
+                )
+                .map { Event.progress(id: request.id, target: .next(generation: generation), $0) }
+                .catch { error in
+                    Just(
+                        Event.failed(
+                            id: request.id, message: ErrorText.describe(error), offline: ErrorText.isOffline(error)))
+                }
+                .prefix(untilOutputFrom: cancellations.filter { $0 == request.id })
+                .prefix(untilOutputFrom: searches)
+                .prepend(Event.started(id: request.id, isSearch: false))
+                .eraseToAnyPublisher()
             }
 
         searchEvents
@@ -108,7 +125,8 @@ public final class SearchViewModel: @unchecked Sendable {
     public func perform(_ start: (Int) -> Void) async -> CommandOutcome {
         let id = nextID()
         return await withCheckedContinuation { continuation in
-            let cancellable = outcomes
+            let cancellable =
+                outcomes
                 .first { $0.id == id }
                 .sink { [weak self] outcome in
                     self?.forget(id)
@@ -163,8 +181,9 @@ public final class SearchViewModel: @unchecked Sendable {
         case .progress(_, _, .waiting(let notice)):
             waits.send(notice)
         case .progress(let id, .first(let options), .page(let answer)):
-            var list = ResultList(search: options, sourceName: answer.sourceName, nextCursor: answer.page.nextToken,
-                                  totalCount: answer.page.resultCount)
+            var list = ResultList(
+                search: options, sourceName: answer.sourceName, nextCursor: answer.page.nextToken,
+                totalCount: answer.page.resultCount)
             let added = list.append(answer.page)
             lock.lock()
             generation += 1

@@ -18,7 +18,12 @@ struct ByteWriter {
     }
 
     mutating func optionalInt(_ value: Int?) {
-        if let value { varint(1); int(value) } else { varint(0) }
+        if let value {
+            varint(1)
+            int(value)
+        } else {
+            varint(0)
+        }
     }
 
     mutating func string(_ value: String) {
@@ -30,7 +35,12 @@ struct ByteWriter {
     }
 
     mutating func optionalString(_ value: String?) {
-        if let value { varint(1); string(value) } else { varint(0) }
+        if let value {
+            varint(1)
+            string(value)
+        } else {
+            varint(0)
+        }
     }
 
     mutating func optionalID(_ value: SnowflakeValue?) {

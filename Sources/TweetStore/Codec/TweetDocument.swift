@@ -72,7 +72,9 @@ struct TweetDocument: Equatable, Sendable {
             while end < text.endIndex, text[end].isLetter || text[end].isNumber || text[end] == "_" {
                 end = text.index(after: end)
             }
-            let atWordStart = mark == text.startIndex || !(text[text.index(before: mark)].isLetter || text[text.index(before: mark)].isNumber)
+            let atWordStart =
+                mark == text.startIndex
+                || !(text[text.index(before: mark)].isLetter || text[text.index(before: mark)].isNumber)
             if end > start, atWordStart { found.append(text[start..<end]) }
             index = end > start ? end : start
         }

@@ -41,7 +41,8 @@ struct TweetFlags: OptionSet {
 
 /// The row form of a tweet and back. Columns hold what queries filter on; `extra` holds the rest in `ByteWriter` form.
 enum TweetRecord {
-    static let columns = "t.id, t.author_id, t.created_at, t.conversation_id, t.reply_to_user, t.lang, t.flags, "
+    static let columns =
+        "t.id, t.author_id, t.created_at, t.conversation_id, t.reply_to_user, t.lang, t.flags, "
         + "t.likes, t.reposts, t.replies, t.quotes, t.text, t.extra"
 
     static func flags(for tweet: Tweet, includedOnly: Bool) -> TweetFlags {
@@ -92,7 +93,8 @@ enum TweetRecord {
         if flags.contains(.hasMetrics) {
             tweet.metrics = TweetMetrics(
                 retweets: row.int(offset + 8), replies: row.int(offset + 9), likes: row.int(offset + 7),
-                quotes: row.int(offset + 10), impressions: tweet.metrics?.impressions, bookmarks: tweet.metrics?.bookmarks)
+                quotes: row.int(offset + 10), impressions: tweet.metrics?.impressions,
+                bookmarks: tweet.metrics?.bookmarks)
         } else {
             tweet.metrics = nil
         }
@@ -108,7 +110,8 @@ enum TweetRecord {
         let impressions = tweet.metrics?.impressions
         let bookmarks = tweet.metrics?.bookmarks
         if tweet.referencedTweets.isEmpty, entities.isEmpty, tweet.mediaKeys.isEmpty, tweet.source == nil,
-           impressions == nil, bookmarks == nil {
+            impressions == nil, bookmarks == nil
+        {
             return []
         }
         var writer = ByteWriter()
@@ -123,17 +126,26 @@ enum TweetRecord {
         }
         for tags in [entities.hashtags, entities.cashtags] {
             writer.varint(UInt64(tags.count))
-            for tag in tags { writer.int(tag.start); writer.int(tag.end); writer.string(tag.tag) }
+            for tag in tags {
+                writer.int(tag.start)
+                writer.int(tag.end)
+                writer.string(tag.tag)
+            }
         }
         writer.varint(UInt64(entities.mentions.count))
         for mention in entities.mentions {
-            writer.int(mention.start); writer.int(mention.end); writer.string(mention.username)
+            writer.int(mention.start)
+            writer.int(mention.end)
+            writer.string(mention.username)
             writer.optionalID(mention.id?.rawValue)
         }
         writer.varint(UInt64(entities.urls.count))
         for url in entities.urls {
-            writer.int(url.start); writer.int(url.end); writer.string(url.url)
-            writer.optionalString(url.expandedURL); writer.optionalString(url.displayURL)
+            writer.int(url.start)
+            writer.int(url.end)
+            writer.string(url.url)
+            writer.optionalString(url.expandedURL)
+            writer.optionalString(url.displayURL)
         }
         writer.varint(UInt64(tweet.mediaKeys.count))
         for key in tweet.mediaKeys { writer.string(key) }
@@ -157,17 +169,20 @@ enum TweetRecord {
         }
         var tagLists: [[Hashtag]] = []
         for _ in 0..<2 {
-            tagLists.append(try (0..<reader.count()).map { _ in
-                Hashtag(start: try reader.int(), end: try reader.int(), tag: try reader.string())
-            })
+            tagLists.append(
+                try (0..<reader.count()).map { _ in
+                    Hashtag(start: try reader.int(), end: try reader.int(), tag: try reader.string())
+                })
         }
         let mentions = try (0..<reader.count()).map { _ in
-            Mention(start: try reader.int(), end: try reader.int(), username: try reader.string(),
-                    id: try reader.optionalID().map { UserID($0) })
+            Mention(
+                start: try reader.int(), end: try reader.int(), username: try reader.string(),
+                id: try reader.optionalID().map { UserID($0) })
         }
         let urls = try (0..<reader.count()).map { _ in
-            URLEntity(start: try reader.int(), end: try reader.int(), url: try reader.string(),
-                      expandedURL: try reader.optionalString(), displayURL: try reader.optionalString())
+            URLEntity(
+                start: try reader.int(), end: try reader.int(), url: try reader.string(),
+                expandedURL: try reader.optionalString(), displayURL: try reader.optionalString())
         }
         tweet.entities = TweetEntities(hashtags: tagLists[0], mentions: mentions, urls: urls, cashtags: tagLists[1])
         tweet.mediaKeys = try (0..<reader.count()).map { _ in try reader.string() }

@@ -4,7 +4,9 @@ import TweetKit
 extension TweetStore {
     /// Imports a JSONL collection in any shape `CollectionLineDecoder` detects (twarc2 pages, flattened tweets, single
     /// lookups, v1.1 responses), line by line; see `importJSONL(at:decodeLine:progress:)` for batching and resuming.
-    public func importJSONL(at url: URL, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportReport {
+    public func importJSONL(at url: URL, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws
+        -> ImportReport
+    {
         try await importJSONL(at: url, decodeLine: { try CollectionLineDecoder.decode(line: $0) }, progress: progress)
     }
 
@@ -13,7 +15,9 @@ extension TweetStore {
     /// Archive entries that cannot be read are skipped and reported with `line` 0 and a message naming the file and
     /// position. An archive is small enough that a cancelled or killed import is simply run again; upserts make that
     /// safe. `progress` carries tweets and errors after each batch (bytes and lines stay 0).
-    public func importArchive(at url: URL, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportReport {
+    public func importArchive(at url: URL, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws
+        -> ImportReport
+    {
         let archive = try ArchiveReader(url: url)
         var reader = archive.makePageReader(batchSize: 1_000)
         var tweets = 0
@@ -22,7 +26,8 @@ extension TweetStore {
             let pages = batch
             batch.removeAll()
             try await insert(pages)
-            progress?(ImportProgress(bytesRead: 0, totalBytes: 0, lines: 0, tweets: tweets, errors: reader.skipped.count))
+            progress?(
+                ImportProgress(bytesRead: 0, totalBytes: 0, lines: 0, tweets: tweets, errors: reader.skipped.count))
         }
         while let page = try reader.next() {
             try Task.checkCancellation()

@@ -27,8 +27,10 @@ struct ImportState: Sendable {
     func save(_ connection: Connection) throws {
         try connection.withStatement(
             "INSERT OR REPLACE INTO imports(path, size, modified, offset, line, tweets, errors, finished) VALUES (?,?,?,?,?,?,?,?)",
-            [.text(path), .integer(Int64(size)), .real(modified), .integer(Int64(offset)), .integer(Int64(line)),
-             .integer(Int64(tweets)), .integer(Int64(errors)), .integer(finished ? 1 : 0)]
+            [
+                .text(path), .integer(Int64(size)), .real(modified), .integer(Int64(offset)), .integer(Int64(line)),
+                .integer(Int64(tweets)), .integer(Int64(errors)), .integer(finished ? 1 : 0),
+            ]
         ) { try $0.run() }
     }
 }
@@ -63,7 +65,8 @@ extension TweetStore {
                     result.skipped += 1
                 }
             } catch {
-                result.failures.append((line.number, String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self)))
+                result.failures.append(
+                    (line.number, String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self)))
             }
         }
         return result
@@ -96,7 +99,8 @@ extension TweetStore {
         var state = ImportState(path: path, size: size, modified: modified)
         var resumedAfterLine: Int?
         if let earlier = try await database.run({ try ImportState.load($0, path: path) }),
-           !earlier.finished, earlier.size == size, earlier.modified == modified, earlier.offset > 0 {
+            !earlier.finished, earlier.size == size, earlier.modified == modified, earlier.offset > 0
+        {
             state = earlier
             resumedAfterLine = earlier.line
         }
@@ -146,18 +150,20 @@ extension TweetStore {
             let batch = decoded.batch
             while writes.count >= 2 { try await writes.removeFirst().value }
             let previous = writes.last
-            writes.append(database.enqueue { connection in
-                // A batch behind a failed one must not commit: its progress record would claim the lost lines.
-                if previous?.failed == true { throw StoreError(message: "an earlier batch of the import failed") }
-                try connection.transaction {
-                    let writer = try Writer(connection: connection)
-                    try writer.write(batch)
-                    try snapshot.save(connection)
-                }
-            })
-            progress?(ImportProgress(
-                bytesRead: snapshot.offset, totalBytes: size, lines: snapshot.line, tweets: snapshot.tweets,
-                errors: snapshot.errors))
+            writes.append(
+                database.enqueue { connection in
+                    // A batch behind a failed one must not commit: its progress record would claim the lost lines.
+                    if previous?.failed == true { throw StoreError(message: "an earlier batch of the import failed") }
+                    try connection.transaction {
+                        let writer = try Writer(connection: connection)
+                        try writer.write(batch)
+                        try snapshot.save(connection)
+                    }
+                })
+            progress?(
+                ImportProgress(
+                    bytesRead: snapshot.offset, totalBytes: size, lines: snapshot.line, tweets: snapshot.tweets,
+                    errors: snapshot.errors))
         }
 
         do {
@@ -165,13 +171,17 @@ extension TweetStore {
                 state.line += 1
                 switch line {
                 case .tooLong(let length):
-                    problem(state.line, "line is \(length) bytes long, more than the \(LineReader.maximumLineLength) allowed", "")
+                    problem(
+                        state.line,
+                        "line is \(length) bytes long, more than the \(LineReader.maximumLineLength) allowed", "")
                 case .text(let data):
                     if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { break }
                     lines.append((state.line, data))
                     lineBytes += data.count
                 }
-                if lineBytes >= Self.importBatchBytes || lines.count >= Self.importBatchTweets { try await flush(finished: false) }
+                if lineBytes >= Self.importBatchBytes || lines.count >= Self.importBatchTweets {
+                    try await flush(finished: false)
+                }
                 if Task.isCancelled { throw CancellationError() }
             }
             try await flush(finished: true)

@@ -37,11 +37,13 @@ final class Connection {
         db = handle
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, 5_000)
-        sqlite3_progress_handler(handle, 2_000, { context in
-            guard let context else { return 0 }
-            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            return connection.currentToken?.isCancelled == true ? 1 : 0
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_progress_handler(
+            handle, 2_000,
+            { context in
+                guard let context else { return 0 }
+                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                return connection.currentToken?.isCancelled == true ? 1 : 0
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit { close() }

@@ -51,7 +51,8 @@ final class Statement {
         case .text(let v): bindText(v, at: index)
         case .blob(let bytes):
             bytes.withUnsafeBytes { raw in
-                _ = sqlite3_bind_blob(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), transient)
+                _ = sqlite3_bind_blob(
+                    handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), transient)
             }
         case .null: sqlite3_bind_null(handle, index)
         }

@@ -14,7 +14,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     init(code: Int32, connection: OpaquePointer?, sql: String? = nil) {
-        let detail = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        let detail =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
         self.code = code
         self.message = sql.map { "\(detail) (in: \($0.prefix(120)))" } ?? detail
     }
