@@ -10,6 +10,7 @@ private let folder: URL = {
     return url
 }()
 
+/// libFuzzer's entry point: one input of `size` bytes at `data`; returns 0, as libFuzzer requires.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func archiveFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let file = folder.appendingPathComponent("tweets.js")

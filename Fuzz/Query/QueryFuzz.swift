@@ -2,6 +2,7 @@ import TweetKit
 
 // Fuzzes the query parser. Beyond "never crash", a query that parses must print back to text that parses to an equal
 // query (the round trip the store and the API translation rely on), and the API translation must not crash either.
+/// libFuzzer's entry point: one input of `size` bytes at `data`; returns 0, as libFuzzer requires.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func queryFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

@@ -13,6 +13,7 @@ private final class Outcome: @unchecked Sendable {
     var failure: String?
 }
 
+/// libFuzzer's entry point: one input of `size` bytes at `data`; returns 0, as libFuzzer requires.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func storeImportFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {

@@ -78,8 +78,8 @@ public final class PseudoTerminal {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var child: pid_t = 0
         let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)

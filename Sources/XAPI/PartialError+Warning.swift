@@ -12,9 +12,9 @@ extension PartialError {
         case "not-authorized-for-resource": what = "not visible to this app"
         default: what = "unavailable"
         }
-        let where_ = section == "includes" ? " (referenced by a result)" : ""
+        let origin = section == "includes" ? " (referenced by a result)" : ""
         let explanation = [title, detail].compactMap { $0 }.joined(separator: ": ")
         let head = subject.isEmpty ? "an item" : subject
-        return "warning: \(head) \(what)\(where_)" + (explanation.isEmpty ? "" : " (\(explanation))")
+        return "warning: \(head) \(what)\(origin)" + (explanation.isEmpty ? "" : " (\(explanation))")
     }
 }

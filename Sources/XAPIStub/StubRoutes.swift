@@ -246,7 +246,9 @@ struct StubRoutes {
         for tweet in tweets {
             if expansions.contains("author_id") { addUser(tweet.authorID) }
             if expansions.contains("in_reply_to_user_id") { addUser(tweet.inReplyToUserID) }
-            if expansions.contains("entities.mentions.username") { tweet.entities.mentions.forEach { addUser($0.id) } }
+            if expansions.contains("entities.mentions.username") {
+                for mention in tweet.entities.mentions { addUser(mention.id) }
+            }
             if expansions.contains("attachments.media_keys") {
                 mediaKeys += tweet.mediaKeys.filter { !mediaKeys.contains($0) }
             }

@@ -114,37 +114,94 @@ private func medianCPU(runs: Int, _ body: () throws -> Int) rethrows -> Double {
     return samples.sorted()[runs / 2]
 }
 
-/// Codable mirrors of the fields TweetKit decodes, so the JSONDecoder figure compares like with like.
+/// Codable mirrors of the fields TweetKit decodes, so the JSONDecoder figure compares like with like. The API's
+/// snake_case keys are spelled out in `CodingKeys` rather than converted by the decoder, whose key conversion would add
+/// work to the figure that TweetKit's decoder does not do.
 private struct CodablePage: Decodable {
     struct Metrics: Decodable {
-        var retweet_count: Int?, reply_count: Int?, like_count: Int?, quote_count: Int?, impression_count: Int?,
-            bookmark_count: Int?
+        var retweetCount: Int?, replyCount: Int?, likeCount: Int?, quoteCount: Int?, impressionCount: Int?
+        var bookmarkCount: Int?
+        enum CodingKeys: String, CodingKey {
+            case retweetCount = "retweet_count"
+            case replyCount = "reply_count"
+            case likeCount = "like_count"
+            case quoteCount = "quote_count"
+            case impressionCount = "impression_count"
+            case bookmarkCount = "bookmark_count"
+        }
     }
     struct Span: Decodable {
-        var start: Int, end: Int, tag: String?, username: String?, id: String?, url: String?, expanded_url: String?,
-            display_url: String?
+        var start: Int, end: Int, tag: String?, username: String?, id: String?, url: String?, expandedURL: String?
+        var displayURL: String?
+        enum CodingKeys: String, CodingKey {
+            case start, end, tag, username, id, url
+            case expandedURL = "expanded_url"
+            case displayURL = "display_url"
+        }
     }
     struct Entities: Decodable { var hashtags: [Span]?, mentions: [Span]?, urls: [Span]?, cashtags: [Span]? }
     struct Reference: Decodable { var type: String, id: String }
-    struct Attachments: Decodable { var media_keys: [String]? }
+    struct Attachments: Decodable {
+        var mediaKeys: [String]?
+        enum CodingKeys: String, CodingKey { case mediaKeys = "media_keys" }
+    }
     struct TweetDTO: Decodable {
-        var id: String, text: String, author_id: String?, created_at: String?, lang: String?, conversation_id: String?
-        var in_reply_to_user_id: String?, referenced_tweets: [Reference]?, public_metrics: Metrics?, entities: Entities?
-        var attachments: Attachments?, source: String?, possibly_sensitive: Bool?
+        var id: String, text: String, authorID: String?, createdAt: String?, lang: String?, conversationID: String?
+        var inReplyToUserID: String?, referencedTweets: [Reference]?, publicMetrics: Metrics?, entities: Entities?
+        var attachments: Attachments?, source: String?, possiblySensitive: Bool?
+        enum CodingKeys: String, CodingKey {
+            case id, text
+            case authorID = "author_id"
+            case createdAt = "created_at"
+            case lang
+            case conversationID = "conversation_id"
+            case inReplyToUserID = "in_reply_to_user_id"
+            case referencedTweets = "referenced_tweets"
+            case publicMetrics = "public_metrics"
+            case entities, attachments, source
+            case possiblySensitive = "possibly_sensitive"
+        }
     }
     struct UserMetrics: Decodable {
-        var followers_count: Int?, following_count: Int?, tweet_count: Int?, listed_count: Int?
+        var followersCount: Int?, followingCount: Int?, tweetCount: Int?, listedCount: Int?
+        enum CodingKeys: String, CodingKey {
+            case followersCount = "followers_count"
+            case followingCount = "following_count"
+            case tweetCount = "tweet_count"
+            case listedCount = "listed_count"
+        }
     }
     struct UserDTO: Decodable {
-        var id: String, username: String, name: String?, profile_image_url: String?, verified: Bool?,
-            description: String?
-        var location: String?, created_at: String?, protected: Bool?, url: String?, public_metrics: UserMetrics?
+        var id: String, username: String, name: String?, profileImageURL: String?, verified: Bool?
+        var description: String?
+        var location: String?, createdAt: String?, protected: Bool?, url: String?, publicMetrics: UserMetrics?
+        enum CodingKeys: String, CodingKey {
+            case id, username, name
+            case profileImageURL = "profile_image_url"
+            case verified, description, location
+            case createdAt = "created_at"
+            case protected, url
+            case publicMetrics = "public_metrics"
+        }
     }
     struct MediaDTO: Decodable {
-        var media_key: String, type: String, url: String?, width: Int?, height: Int?, alt_text: String?
+        var mediaKey: String, type: String, url: String?, width: Int?, height: Int?, altText: String?
+        enum CodingKeys: String, CodingKey {
+            case mediaKey = "media_key"
+            case type, url, width, height
+            case altText = "alt_text"
+        }
     }
     struct Includes: Decodable { var users: [UserDTO]?, tweets: [TweetDTO]?, media: [MediaDTO]? }
-    struct Meta: Decodable { var newest_id: String?, oldest_id: String?, result_count: Int?, next_token: String? }
+    struct Meta: Decodable {
+        var newestID: String?, oldestID: String?, resultCount: Int?, nextToken: String?
+        enum CodingKeys: String, CodingKey {
+            case newestID = "newest_id"
+            case oldestID = "oldest_id"
+            case resultCount = "result_count"
+            case nextToken = "next_token"
+        }
+    }
     var data: [TweetDTO]?
     var includes: Includes?
     var meta: Meta?

@@ -8,11 +8,6 @@ struct Repl {
     let reader: (any LineReader)?
     private static let inputQueue = DispatchQueue(label: "tweetsh.input")
 
-    init(session: ShellSession, reader: (any LineReader)?) {
-        self.session = session
-        self.reader = reader
-    }
-
     /// Runs `-c` statements or a one-shot command; exit status 1 when any command failed.
     func runScript(_ statements: [String]) async -> Int32 {
         var failed = false
