@@ -36,6 +36,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Compression, for imports of compressed files and for the store's originals: Debian's libzstd, zlib,
+        // liblzma and libbz2 (libbz2 ships no pkg-config file, so its module map links it by name).
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"])]),
+        .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"])]),
         .target(name: "TweetKit"),
         .target(name: "TweetStore", dependencies: ["TweetKit", "CSQLite"]),
         .target(name: "XAPI", dependencies: ["TweetKit"]),

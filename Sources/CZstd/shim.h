@@ -1,0 +1,5 @@
+#ifndef CZSTD_SHIM_H
+#define CZSTD_SHIM_H
+#include <zstd.h>
+#include <zdict.h>
+#endif
