@@ -4,9 +4,9 @@
 #   scripts/coverage.sh [swift test arguments…]      e.g. scripts/coverage.sh --filter TweetKitTests
 #
 # The instrumented build lives in its own folder (.build-coverage, or $COVERAGE_BUILD) so it does not displace the
-# ordinary debug build. Processes the tests spawn (the tweetsh binary, the stub) are instrumented too and write their
-# profiles beside the test runner's, so end-to-end tests count toward the targets they exercise. Exits with the tests'
-# status: a failing test fails this script.
+# ordinary debug build. The binaries the end-to-end tests spawn are instrumented too, and the tests pass
+# LLVM_PROFILE_FILE on to them, so their profiles land beside the test runner's and count toward the targets they run.
+# Exits with the tests' status: a failing test fails this script, and the table is still printed.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -21,6 +21,10 @@ fi
 
 bin="$(swift build --scratch-path "$build" --show-bin-path)"
 profdata="$bin/codecov/default.profdata"
+# SwiftPM merges the raw profiles only after a passing run; after a failure, merge them here so the table still shows.
+if [[ $status -ne 0 ]] && compgen -G "$bin/codecov/*.profraw" > /dev/null; then
+    "$(dirname "$llvm_cov")/llvm-profdata" merge -sparse "$bin"/codecov/*.profraw -o "$profdata"
+fi
 if [[ ! -f "$profdata" ]]; then
     echo "coverage: no profile at $profdata" >&2
     exit 1
