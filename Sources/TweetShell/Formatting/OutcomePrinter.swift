@@ -10,15 +10,18 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
     public struct Settings: Sendable {
         /// The format.
         public var format: OutputFormat
-        /// Terminal columns.
+        /// Terminal columns, for layouts that wrap (`detail`).
         public var width: Int
+        /// Where compact rows are cut: the terminal's width, or `--width`/`COLUMNS`; nil (piped output) never cuts.
+        public var rowWidth: Int?
         /// The time ages are measured from.
         public var now: Date
 
-        /// Creates settings.
-        public init(format: OutputFormat, width: Int, now: Date) {
+        /// Creates settings; `rowWidth` defaults to `width`.
+        public init(format: OutputFormat, width: Int, now: Date, rowWidth: Int?? = nil) {
             self.format = format
             self.width = width
+            self.rowWidth = rowWidth ?? width
             self.now = now
         }
     }
@@ -70,7 +73,7 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
         switch settings.format {
         case .compact:
             output.lines(
-                CompactRenderer(width: settings.width, style: output.style, now: settings.now).lines(for: items))
+                CompactRenderer(width: settings.rowWidth, style: output.style, now: settings.now).lines(for: items))
         case .detail:
             let renderer = DetailRenderer(width: settings.width, style: output.style)
             for item in items { output.lines(renderer.lines(for: item) + [""]) }
