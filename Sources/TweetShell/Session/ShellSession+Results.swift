@@ -98,7 +98,12 @@ extension ShellSession {
 
     func noSuchResult(_ number: Int) -> String {
         let count = viewModel.results.items.count
-        if count == 0 { return "no results yet: search first, e.g. search swift" }
+        if count == 0 {
+            if let search = viewModel.results.search {
+                return "no result \(number): the last search ('\(search.query)') found nothing"
+            }
+            return "no results yet: search first, e.g. search swift"
+        }
         return
             "no result \(number): the list has \(count)\(viewModel.results.nextCursor != nil ? " (more loads the next page)" : "")"
     }
