@@ -61,7 +61,7 @@ public enum HelpText {
         lines.append("  examples:")
         for example in spec.examples { lines += wrap(example, width: width, indent: "    ", hanging: "      ") }
         if spec.name == "search" {
-            lines.append("  query operators (docs/query-syntax.md):")
+            lines += wrap("query operators (docs/query-syntax.md):", width: width, indent: "  ")
             lines += table(operators.map { ($0.term, $0.meaning) }, width: width)
         }
         return lines
@@ -87,17 +87,21 @@ public enum HelpText {
         return lines
     }
 
-    /// Two columns: the term, then its meaning; when the term is too wide the meaning goes on the next line.
+    /// Two columns: the term, then its meaning; when the term is too wide, or the screen too narrow for two
+    /// columns, the meaning goes on the lines below it.
     private static func table(_ rows: [(String, String)], width: Int) -> [String] {
         let termColumns = min(26, rows.map { DisplayWidth.of($0.0) }.max() ?? 0)
-        let meaningIndent = String(repeating: " ", count: 4 + termColumns + 2)
+        let sideBySide = width - (4 + termColumns + 2) >= 24
+        let meaningIndent = String(repeating: " ", count: sideBySide ? 4 + termColumns + 2 : 8)
         var lines: [String] = []
         for (term, meaning) in rows {
             let termWidth = DisplayWidth.of(term)
-            if termWidth <= termColumns {
+            if sideBySide, termWidth <= termColumns {
                 let head = "    " + term + String(repeating: " ", count: termColumns - termWidth + 2)
-                let wrapped = wrap(meaning, width: width - meaningIndent.count, indent: "")
-                for (index, line) in wrapped.enumerated() { lines.append((index == 0 ? head : meaningIndent) + line) }
+                let wrapped = wrap(meaning, width: width, indent: meaningIndent)
+                for (index, line) in wrapped.enumerated() {
+                    lines.append(index == 0 ? head + line.dropFirst(meaningIndent.count) : line)
+                }
             } else {
                 lines += wrap(term, width: width, indent: "    ", hanging: "      ")
                 lines += wrap(meaning, width: width, indent: meaningIndent)
@@ -106,13 +110,25 @@ public enum HelpText {
         return lines
     }
 
-    /// `text` in lines of at most `width` columns, broken between words: the first line after `indent`, the rest
-    /// after `hanging` (default: the same indent).
+    /// `text` in lines of at most `width` columns, broken only between words (a word wider than a line, such as a
+    /// URL, stands alone on its line whole): the first line after `indent`, the rest after `hanging` (default: the
+    /// same indent).
     static func wrap(_ text: String, width: Int, indent: String, hanging: String? = nil) -> [String] {
         let hanging = hanging ?? indent
-        let room = max(10, width - max(indent.count, hanging.count))
-        return DisplayWidth.wrap(text, width: room).enumerated().map { index, line in
-            (index == 0 ? indent : hanging) + line
+        var lines: [String] = []
+        var line = indent
+        var lineHasWord = false
+        for word in text.split(separator: " ") {
+            let wordWidth = DisplayWidth.of(word)
+            if lineHasWord, DisplayWidth.of(line) + 1 + wordWidth > width {
+                lines.append(line)
+                line = hanging
+                lineHasWord = false
+            }
+            line += (lineHasWord ? " " : "") + word
+            lineHasWord = true
         }
+        if lineHasWord { lines.append(line) }
+        return lines
     }
 }

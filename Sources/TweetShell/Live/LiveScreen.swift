@@ -194,7 +194,7 @@ public final class LiveScreen: @unchecked Sendable {
             if key == .suspend {
                 // What Ctrl-Z does in a cooked terminal: the SIGTSTP handler gives the terminal back before the stop
                 // and takes it again on SIGCONT, which also wakes the loop to redraw.
-                raise(SIGTSTP)
+                kill(getpid(), SIGTSTP)
                 return nil
             }
             if case .detail = mode {
