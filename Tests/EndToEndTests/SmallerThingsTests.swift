@@ -106,4 +106,29 @@ final class SmallerThingsTests: XCTestCase {
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.standardError.contains("--width takes a number of columns"), bad.standardError)
     }
+
+    /// Ctrl-R says what it does (libedit's own search prompt read `bck:`), finds older matches, and Enter runs one.
+    func testCtrlRSearchesTheHistoryWithAPromptThatSaysSo() throws {
+        let tweetsh = Tweetsh()
+        let terminal = try tweetsh.terminal()
+        try terminal.waitForPrompt("(local, no key)> ")
+        for line in ["search swift", "search rust", "search swiftlang"] {
+            terminal.type(line + "\r")
+            try terminal.waitForPrompt("(local, no key)> ")
+        }
+        terminal.type("\u{12}swi")
+        try terminal.waitFor("(history search) 'swi': search swiftlang")
+        terminal.type("\u{12}")
+        try terminal.waitFor("(history search) 'swi': search swift")
+        terminal.type("\r")
+        try terminal.waitFor(" 1 @")
+        try terminal.waitForPrompt("(local, no key)> ")
+        terminal.type("quit\r")
+        XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
+        XCTAssertFalse(terminal.output.contains("bck:"), terminal.output.debugDescription)
+        let history = readTextFile(tweetsh.historyFile) ?? ""
+        // libedit's file format writes a space as \040.
+        let runs = history.split(separator: "\n").filter { $0 == "search\\040swift" }
+        XCTAssertEqual(runs.count, 2, "the match ran again: \(history)")
+    }
 }
