@@ -8,7 +8,7 @@ public enum ShellCommand: Equatable, Sendable {
     case more(count: Int?)
     /// `show <n|id:ID|url>`.
     case show(TweetReference)
-    /// `thread <n|id>`.
+    /// `thread <n|id:ID>`.
     case thread(TweetReference)
     /// `user @handle`.
     case user(String)
