@@ -51,6 +51,8 @@ final class SmallerThingsUnitTests: XCTestCase {
         let show = HelpText.lines(for: CommandSpec.named("show"), width: 100, style: Style(enabled: false))
             .joined(separator: "\n")
         XCTAssertTrue(show.contains("id:ID") && show.contains("10 or more digits"), show)
+        let overview = HelpText.lines(for: nil, width: 100, style: Style(enabled: false)).joined(separator: " ")
+        XCTAssertTrue(overview.contains("whole tweet on one line") && overview.contains("--width N"), overview)
     }
 
     func testAWarningOrErrorIsLabelledOnce() {
@@ -86,6 +88,18 @@ final class SmallerThingsUnitTests: XCTestCase {
             XCTAssertFalse(screen.lines.contains { $0.hasSuffix("…") && $0.contains("retrying") })
             XCTAssertTrue(screen.lines[13].hasPrefix("X API"), "the status line stays last: \(screen.lines[13])")
         }
+    }
+
+    func testWidthOptionAndWhereRowsAreCut() throws {
+        XCTAssertEqual(try LaunchOptions.parse(["--width", "60", "-c", "search x"]).width, 60)
+        XCTAssertNil(try LaunchOptions.parse(["-c", "search x"]).width)
+        XCTAssertThrowsError(try LaunchOptions.parse(["--width", "5"]))
+        // The test's stdout is not a terminal: rows are whole unless a width is asked for.
+        let fd = open("/dev/null", O_WRONLY)
+        defer { close(fd) }
+        XCTAssertNil(TerminalSize.rowColumns(fd: fd, fixed: nil, environment: [:]))
+        XCTAssertEqual(TerminalSize.rowColumns(fd: fd, fixed: nil, environment: ["COLUMNS": "70"]), 70)
+        XCTAssertEqual(TerminalSize.rowColumns(fd: fd, fixed: 50, environment: ["COLUMNS": "70"]), 50)
     }
 
     func testCtrlZIsTheSuspendKey() {

@@ -29,6 +29,7 @@ public struct LaunchOptions: Equatable, Sendable {
           tweetsh                      interactive shell (reads commands from stdin when it is not a terminal)
           tweetsh -c "search swift; more; show 3"
           tweetsh search swift --json  one command, then exit
+        Piped output: rows hold each tweet's whole text on one line; --width N (or COLUMNS) cuts them.
         Exit status: 0 ok, 1 a command failed, 2 usage error.
         """
 

@@ -84,6 +84,9 @@ public enum HelpText {
         lines += wrap(
             "!N, !!, !prefix re-run an earlier command; help <command> shows its flags and examples.",
             width: width, indent: "  ")
+        lines += wrap(
+            "Piped output (stdout not a terminal): each row holds the whole tweet on one line, line breaks shown as ⏎;"
+                + " tweetsh --width N, or COLUMNS, cuts rows at N columns.", width: width, indent: "  ")
         return lines
     }
 

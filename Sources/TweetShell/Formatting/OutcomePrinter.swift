@@ -17,11 +17,16 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
         /// The time ages are measured from.
         public var now: Date
 
-        /// Creates settings; `rowWidth` defaults to `width`.
-        public init(format: OutputFormat, width: Int, now: Date, rowWidth: Int?? = nil) {
+        /// Creates settings for a terminal: rows are cut at `width`.
+        public init(format: OutputFormat, width: Int, now: Date) {
+            self.init(format: format, width: width, rowWidth: width, now: now)
+        }
+
+        /// Creates settings whose rows are cut at `rowWidth`, or never when it is nil.
+        public init(format: OutputFormat, width: Int, rowWidth: Int?, now: Date) {
             self.format = format
             self.width = width
-            self.rowWidth = rowWidth ?? width
+            self.rowWidth = rowWidth
             self.now = now
         }
     }

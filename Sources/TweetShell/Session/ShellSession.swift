@@ -216,7 +216,7 @@ final class DisplaySettings: @unchecked Sendable {
 
     @Sendable func current() -> OutcomePrinter.Settings {
         OutcomePrinter.Settings(
-            format: format, width: fixedWidth ?? TerminalSize.columns(environment: environment), now: Date(),
-            rowWidth: .some(TerminalSize.rowColumns(fixed: fixedWidth, environment: environment)))
+            format: format, width: fixedWidth ?? TerminalSize.columns(environment: environment),
+            rowWidth: TerminalSize.rowColumns(fixed: fixedWidth, environment: environment), now: Date())
     }
 }
