@@ -105,7 +105,7 @@ public enum TweetshApp {
         let session = ShellSession(
             output: output, store: store, sources: sources, client: client,
             authenticator: authenticator, config: config, environment: environment,
-            history: history, isInteractive: interactive)
+            history: history, isInteractive: interactive, width: options.width)
 
         if let script = options.script ?? options.oneShot {
             let reader = stdinIsTerminal ? nil : PipedLineReader()

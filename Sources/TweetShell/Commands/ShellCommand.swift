@@ -6,9 +6,9 @@ public enum ShellCommand: Equatable, Sendable {
     case search(SearchOptions)
     /// `more [N]`.
     case more(count: Int?)
-    /// `show <n|id|url>`.
+    /// `show <n|id:ID|url>`.
     case show(TweetReference)
-    /// `thread <n|id>`.
+    /// `thread <n|id:ID>`.
     case thread(TweetReference)
     /// `user @handle`.
     case user(String)
@@ -84,16 +84,21 @@ public enum TweetReference: Equatable, Sendable {
     /// A tweet id.
     case id(TweetID)
 
-    /// Parses `27`, `1460323737035677698` or `https://x.com/user/status/1460323737035677698`.
-    /// Numbers of up to 6 digits are result numbers; longer ones are tweet ids.
+    /// Parses `27`, `id:20`, `1460323737035677698` or `https://x.com/user/status/1460323737035677698`.
+    /// A number of up to 9 digits is a result number; `id:N` and any number of 10 or more digits are tweet ids (every
+    /// tweet id since 2010 has at least 17), so `show 20` is result 20 and `show id:20` is tweet 20.
     public init?(_ text: String) {
         if let slash = text.range(of: "/status/") {
             let tail = text[slash.upperBound...].prefix { $0.isNumber }
             guard let id = TweetID(tail) else { return nil }
             self = .id(id)
-        } else if text.count <= 6, let n = Int(text), n > 0 {
+        } else if text.lowercased().hasPrefix("id:") {
+            let digits = text.dropFirst(3)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let id = TweetID(digits) else { return nil }
+            self = .id(id)
+        } else if text.count < 10, text.allSatisfy(\.isASCII), let n = Int(text), n > 0 {
             self = .index(n)
-        } else if let id = TweetID(text) {
+        } else if text.count >= 10, text.allSatisfy(\.isASCII), let id = TweetID(text) {
             self = .id(id)
         } else {
             return nil
@@ -236,7 +241,7 @@ extension ShellCommand {
             try parser.end()
             return .help(topic)
         default:
-            try parser.end()
+            // `quit` and `exit` leave whatever follows them (`exit now`), as a shell's `exit` would.
             return .quit
         }
     }
@@ -292,10 +297,10 @@ private struct ArgumentParser {
     }
 
     mutating func reference() throws(CommandError) -> TweetReference {
-        let word = try required("a result number, tweet id or tweet URL")
+        let word = try required("a result number, id:<tweet id> or a tweet URL")
         guard let reference = TweetReference(word.text) else {
             throw CommandError(
-                "expected a result number, tweet id or tweet URL, found '\(word.text)'", column: word.offset + 1)
+                "expected a result number, id:<tweet id> or a tweet URL, found '\(word.text)'", column: word.offset + 1)
         }
         return reference
     }

@@ -14,6 +14,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var storePath: String?
     /// `--config PATH`.
     public var configPath: String?
+    /// `--width N`: cut compact rows at N columns, on a terminal or not (piped rows are otherwise whole).
+    public var width: Int?
     /// `--help`.
     public var help = false
     /// `--version`.
@@ -22,11 +24,12 @@ public struct LaunchOptions: Equatable, Sendable {
     /// The usage text for `--help` and usage errors.
     public static let usage = """
         usage: tweetsh [--color auto|always|never] [--source x|local] [--store PATH] [--config PATH] [--json]
-                       [-c "command; command…" | command words…]
+                       [--width N] [-c "command; command…" | command words…]
 
           tweetsh                      interactive shell (reads commands from stdin when it is not a terminal)
           tweetsh -c "search swift; more; show 3"
           tweetsh search swift --json  one command, then exit
+        Piped output: rows hold each tweet's whole text on one line; --width N (or COLUMNS) cuts them.
         Exit status: 0 ok, 1 a command failed, 2 usage error.
         """
 
@@ -71,6 +74,12 @@ public struct LaunchOptions: Equatable, Sendable {
                 options.storePath = try value(after: argument)
             case "--config":
                 options.configPath = try value(after: argument)
+            case "--width":
+                let text = try value(after: argument)
+                guard let columns = Int(text), (20...10_000).contains(columns) else {
+                    throw CommandError("--width takes a number of columns from 20 to 10000, not '\(text)'")
+                }
+                options.width = columns
             case "-h", "--help":
                 options.help = true
             case "--version":

@@ -105,7 +105,8 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         switch kind {
         case .local:
             page = try await store.search(request, cursor: nil)
-            if let total = page.resultCount { note = total == 1 ? "1 match" : "\(total) matches" }
+            // No note for none: the printer says "no results", and one sentence is enough.
+            if let total = page.resultCount, total > 0 { note = total == 1 ? "1 match" : "\(total) matches" }
         case .x:
             let api = try sources.requireAPI()
             let policy: XAPISource.CachePolicy = search.refresh || search.newOnly ? .network : .cacheFirst(maxAge: nil)

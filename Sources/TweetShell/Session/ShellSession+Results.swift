@@ -2,7 +2,7 @@ import Foundation
 import TweetKit
 
 extension ShellSession {
-    /// `show <n|id|url>`: one tweet in full.
+    /// `show <n|id:ID|url>`: one tweet in full.
     func show(_ reference: TweetReference) async -> CommandStatus {
         guard let item = await resolve(reference) else { return .failed }
         let renderer = DetailRenderer(width: display.current().width, style: output.style)
@@ -10,7 +10,7 @@ extension ShellSession {
         return .ok
     }
 
-    /// `thread <n|id>`: the conversation, oldest first; it becomes the current result list.
+    /// `thread <n|id:ID>`: the conversation, oldest first; it becomes the current result list.
     func thread(_ reference: TweetReference) async -> CommandStatus {
         guard let item = await resolve(reference) else { return .failed }
         let conversation = item.tweet.conversationID ?? item.tweet.id
@@ -98,7 +98,12 @@ extension ShellSession {
 
     func noSuchResult(_ number: Int) -> String {
         let count = viewModel.results.items.count
-        if count == 0 { return "no results yet: search first, e.g. search swift" }
+        if count == 0 {
+            if let search = viewModel.results.search {
+                return "no result \(number): the last search ('\(search.query)') found nothing"
+            }
+            return "no results yet: search first, e.g. search swift"
+        }
         return
             "no result \(number): the list has \(count)\(viewModel.results.nextCursor != nil ? " (more loads the next page)" : "")"
     }

@@ -44,7 +44,7 @@ public final class ShellSession: @unchecked Sendable {
     public init(
         output: ShellOutput, store: TweetStore, sources: SourceState, client: XAPIClient,
         authenticator: Authenticator, config: ShellConfig, environment: [String: String], history: History?,
-        isInteractive: Bool
+        isInteractive: Bool, width: Int? = nil
     ) {
         self.output = output
         self.store = store
@@ -55,7 +55,7 @@ public final class ShellSession: @unchecked Sendable {
         self.history = history
         self.isInteractive = isInteractive
         self.pageSize = config.pageSize
-        display = DisplaySettings(format: config.format, environment: environment)
+        display = DisplaySettings(format: config.format, width: width, environment: environment)
         spinner = Spinner(enabled: isInteractive && TerminalSize.isTerminal(STDERR_FILENO))
         let service = ShellSearchService(store: store, sources: sources)
         viewModel = SearchViewModel(service: service, pageSize: config.pageSize, scheduler: ImmediateScheduler.shared)
@@ -200,10 +200,12 @@ private final class CommandIDBox: @unchecked Sendable {
 final class DisplaySettings: @unchecked Sendable {
     private let lock = NSLock()
     private var currentFormat: OutputFormat
+    private let fixedWidth: Int?
     private let environment: [String: String]
 
-    init(format: OutputFormat, environment: [String: String]) {
+    init(format: OutputFormat, width: Int?, environment: [String: String]) {
         currentFormat = format
+        fixedWidth = width
         self.environment = environment
     }
 
@@ -213,6 +215,8 @@ final class DisplaySettings: @unchecked Sendable {
     }
 
     @Sendable func current() -> OutcomePrinter.Settings {
-        OutcomePrinter.Settings(format: format, width: TerminalSize.columns(environment: environment), now: Date())
+        OutcomePrinter.Settings(
+            format: format, width: fixedWidth ?? TerminalSize.columns(environment: environment),
+            rowWidth: TerminalSize.rowColumns(fixed: fixedWidth, environment: environment), now: Date())
     }
 }
