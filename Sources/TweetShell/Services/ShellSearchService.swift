@@ -102,6 +102,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
 
         let page: Page
         var note: String?
+        var warnings: [String] = []
         switch kind {
         case .local:
             page = try await store.search(request, cursor: nil)
@@ -111,6 +112,17 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
             let policy: XAPISource.CachePolicy = search.refresh || search.newOnly ? .network : .cacheFirst(maxAge: nil)
             let fetched = try await api.search(request, cursor: nil, policy: policy)
             page = fetched.page
+            if search.newOnly {
+                do {
+                    // So the cached view of the same search (without --new) includes what was just found.
+                    try await api.mergeNewer(page, of: request)
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    warnings.append(
+                        "the new tweets could not be added to the cached search: \(ErrorText.describe(error))")
+                }
+            }
             if fetched.fromCache {
                 note = "(cached, \(RelativeTime.ago(fetched.fetchedAt, now: now()))); --refresh fetches again"
             }
@@ -129,7 +141,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
                 nextCursor: page.nextToken)
         }
         return SearchPage(
-            page: page, sourceName: kind.rawValue, note: note, warnings: page.errors.map(\.warningMessage))
+            page: page, sourceName: kind.rawValue, note: note, warnings: page.errors.map(\.warningMessage) + warnings)
     }
 
     private func next(_ search: SearchOptions, cursor: String, pageSize: Int) async throws -> SearchPage {
