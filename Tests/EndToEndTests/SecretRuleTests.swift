@@ -79,3 +79,26 @@ final class SecretRuleTests: XCTestCase {
             stub.requests(path: search).compactMap { $0.query["query"] }, ["\"\(otherToken)\"", otherToken])
     }
 }
+
+/// Live search reaches the API by its own path, so the last guard is in the search service.
+final class LiveSecretRuleTests: XCTestCase {
+    func testLiveNeverSendsOrRecordsTheUsersOwnToken() throws {
+        let stub = try StubServer()
+        defer { stub.stop() }
+        let tweetsh = Tweetsh()
+        let environment = [
+            "TWEETSH_API_BASE": stub.baseURL.absoluteString, "X_BEARER_TOKEN": StubServer.defaultBearerToken,
+        ]
+        let terminal = try tweetsh.terminal(environment: environment)
+        try terminal.waitForPrompt("(x, key)> ")
+        terminal.type("live \(StubServer.defaultBearerToken)\r")
+        try terminal.waitFor("the query holds your own", timeout: 20)
+        terminal.type("\u{1B}")
+        try terminal.waitForPrompt("(x, key)> ")
+        terminal.type("quit\r")
+        XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
+        XCTAssertEqual(stub.requests(path: "/2/tweets/search/recent").count, 0)
+        let history = try tweetsh.run(["-c", "history searches"], environment: environment)
+        XCTAssertFalse(history.standardOutput.contains("StubToken"), history.standardOutput)
+    }
+}

@@ -37,7 +37,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     /// Records a list found without recording (live search's typing) as if it had been searched now: its query, the
     /// newest id it holds and where its next page starts, so `more` and `again` continue from it after a restart.
     public func remember(_ list: ResultList) async throws {
-        guard let search = list.search, !list.sourceName.isEmpty else { return }
+        guard let search = list.search, !list.sourceName.isEmpty, !holdsOwnToken(search.query) else { return }
         try await record(
             search.query, source: list.sourceName, newest: list.items.map(\.tweet.id).max(),
             nextCursor: list.nextCursor)
@@ -93,9 +93,26 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         return request
     }
 
+    /// Whether a word of the query holds the user's own token. The session refuses such searches for the API before
+    /// they start; this is the last guard for every path to the API (live search too), and it keeps a local search
+    /// holding the token out of the search history.
+    private func holdsOwnToken(_ query: String) -> Bool {
+        guard let client = sources.api?.client else { return false }
+        return client.tokenIsHeld(in: query)
+            || query.split(whereSeparator: \.isWhitespace).contains { client.tokenIsHeld(in: String($0)) }
+    }
+
+    private func refuseOwnToken(_ search: SearchOptions, on kind: SourceKind) throws {
+        guard kind == .x, holdsOwnToken(search.query) else { return }
+        throw CommandError(
+            "the query holds your own X API credentials (the bearer token, or a prefix of it), so it is not sent to "
+                + "the API")
+    }
+
     private func first(_ search: SearchOptions, pageSize: Int) async throws -> SearchPage {
         var request = try request(for: search, pageSize: pageSize)
         let kind = search.source ?? sources.current
+        try refuseOwnToken(search, on: kind)
         // Only `--new` needs the last run: where to start, and when it was.
         let previous = search.newOnly ? try await store.lastSearch(query: search.query, source: kind.rawValue) : nil
         request.sinceID = previous?.newestID
@@ -135,7 +152,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
                 ? "no new tweets\(since)"
                 : "\(count)\(page.nextToken == nil ? "" : "+") new tweet\(count == 1 ? "" : "s")\(since)"
         }
-        if search.recordsHistory {
+        if search.recordsHistory, !holdsOwnToken(search.query) {
             try await record(
                 search.query, source: kind.rawValue, newest: page.tweets.map(\.id).max(),
                 nextCursor: page.nextToken)
@@ -147,6 +164,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     private func next(_ search: SearchOptions, cursor: String, pageSize: Int) async throws -> SearchPage {
         let request = try request(for: search, pageSize: pageSize)
         let kind = search.source ?? sources.current
+        try refuseOwnToken(search, on: kind)
         let page: Page
         switch kind {
         case .local:
@@ -154,7 +172,8 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         case .x:
             page = try await sources.requireAPI().search(request, cursor: cursor, policy: .cacheFirst(maxAge: nil)).page
         }
-        if search.recordsHistory, let previous = try await store.lastSearch(query: search.query, source: kind.rawValue)
+        if search.recordsHistory, !holdsOwnToken(search.query),
+            let previous = try await store.lastSearch(query: search.query, source: kind.rawValue)
         {
             var entry = previous
             entry.nextCursor = page.nextToken

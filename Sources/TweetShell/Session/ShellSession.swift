@@ -134,7 +134,13 @@ public final class ShellSession: @unchecked Sendable {
                 self.viewModel.searches.send(Tagged(id: id, value: options))
             }
         case .more(let count):
-            if viewModel.results.search == nil, let failed = await resumeLastSearch() { return failed }
+            // Only a process with no list at all resumes: after `thread` (a list with no search) `more` has nothing to
+            // continue, and says so.
+            if viewModel.results.search == nil, viewModel.results.items.isEmpty,
+                let failed = await resumeLastSearch()
+            {
+                return failed
+            }
             return await runViewModelCommand(label: "loading more") { id in
                 self.viewModel.pageRequests.send(Tagged(id: id, value: count))
             }
