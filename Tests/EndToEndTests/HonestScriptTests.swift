@@ -116,6 +116,11 @@ final class HonestScriptTests: XCTestCase {
         XCTAssertTrue(wrong.standardOutput.contains("(from X_BEARER_TOKEN)"), wrong.standardOutput)
         XCTAssertTrue(wrong.standardOutput.contains("the API did not accept it"), wrong.standardOutput)
         XCTAssertTrue(wrong.standardOutput.contains("401"), wrong.standardOutput)
+        let refusedSearch = try tweetsh.run(
+            ["--source", "x", "-c", "search #swift"], environment: api(stub, token: "AAAAwrongButWellFormed"))
+        XCTAssertEqual(refusedSearch.status, 1)
+        XCTAssertTrue(
+            refusedSearch.standardError.contains("The token came from X_BEARER_TOKEN"), refusedSearch.standardError)
 
         let good = try tweetsh.run(["-c", "auth status"], environment: api(stub))
         XCTAssertEqual(good.status, 0, good.standardError)

@@ -14,12 +14,29 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     private let store: TweetStore
     private let sources: SourceState
     private let now: @Sendable () -> Date
+    private let credentials: CredentialReport?
 
-    /// Creates the service over the store and the shell's current source settings.
-    public init(store: TweetStore, sources: SourceState, now: @escaping @Sendable () -> Date = Date.init) {
+    /// Creates the service over the store and the shell's current source settings; `credentials` says where the
+    /// token came from, so a refused token from the environment is named.
+    public init(
+        store: TweetStore, sources: SourceState, credentials: CredentialReport? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.store = store
         self.sources = sources
+        self.credentials = credentials
         self.now = now
+    }
+
+    /// A 401 for a token from an environment variable says so: `auth` writes the credentials file, which the
+    /// variable wins over, so the variable is what to fix.
+    private func naming(_ error: any Error) -> any Error {
+        guard case XAPIError.unauthorized = error, let origin = credentials?.origin,
+            origin == .xBearerTokenVariable || origin == .bearerTokenVariable
+        else { return error }
+        return CommandError(
+            ErrorText.describe(error) + " The token came from \(origin.rawValue), which is read before the "
+                + "credentials file `auth` writes: fix or unset the variable.")
     }
 
     /// The first page for a search.
@@ -57,6 +74,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         SearchProgress, any Error
     > {
         let sources = self.sources
+        let naming = self.naming
         return Deferred {
             AsyncThrowingStream<SearchProgress, any Error> { continuation in
                 let task = Task {
@@ -67,7 +85,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
                         continuation.yield(.page(page))
                         continuation.finish()
                     } catch {
-                        continuation.finish(throwing: error)
+                        continuation.finish(throwing: naming(error))
                     }
                 }
                 continuation.onTermination = { _ in task.cancel() }

@@ -63,7 +63,7 @@ public final class ShellSession: @unchecked Sendable {
         secrets = OwnSecrets(tokenIsHeld: client.tokenIsHeld(in:), environment: environment)
         display = DisplaySettings(format: config.format, environment: environment)
         spinner = Spinner(enabled: isInteractive && TerminalSize.isTerminal(STDERR_FILENO))
-        let service = ShellSearchService(store: store, sources: sources)
+        let service = ShellSearchService(store: store, sources: sources, credentials: credentials)
         viewModel = SearchViewModel(service: service, pageSize: config.pageSize, scheduler: ImmediateScheduler.shared)
         printer = OutcomePrinter(output: output, settings: display.current)
         bindOutputs()
