@@ -123,3 +123,34 @@ extension XAPISource {
         try await cache.storePage(merged, key: key, cursor: nil, fetchedAt: client.configuration.clock.now())
     }
 }
+
+extension XAPISource {
+    /// The cached pages a search showed before `cursor`, in order, so a resumed `more` (after a restart) can number on
+    /// and `show N` can reach the earlier results. Follows the cached chain from the first page through each
+    /// `nextToken`; for a cursor into a page (`SlicedCursor`), the chain of minimum-size pages and the part of the last
+    /// one already shown. Nil when the chain does not reach `cursor` (another page size, or evicted pages).
+    public func cachedPages(for request: SearchRequest, before cursor: String) async throws -> [Page]? {
+        guard let cache else { return nil }
+        var translated = try Self.translated(request)
+        let sliced = SlicedCursor(cursor)
+        if sliced != nil { translated.pageSize = Self.minimumSearchPageSize }
+        let key = Self.cacheKey(for: translated)
+        let target = sliced?.apiCursor ?? cursor
+        var pages: [Page] = []
+        var at: String?
+        // Bounded, so a cache holding a cycle cannot loop forever.
+        for _ in 0..<200 {
+            guard let page = try await cache.cachedPage(key: key, cursor: at)?.page else { return nil }
+            if let sliced, at == sliced.apiCursor {
+                var shown = page
+                shown.tweets = Array(page.tweets.prefix(sliced.offset))
+                return pages + [shown]
+            }
+            pages.append(page)
+            guard let next = page.nextToken else { return nil }
+            if sliced == nil, next == target { return pages }
+            at = next
+        }
+        return nil
+    }
+}

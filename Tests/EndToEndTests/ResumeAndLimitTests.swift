@@ -31,7 +31,15 @@ final class ResumeAndLimitTests: XCTestCase {
         XCTAssertEqual(try tweetsh.run(["-c", "search swift"]).status, 0)
         let resumed = try tweetsh.run(["--json", "-c", "more"])
         XCTAssertTrue(resumed.standardError.contains("continuing the last search, 'swift'"), resumed.standardError)
+        XCTAssertTrue(resumed.standardError.contains("after its 20 earlier results"), resumed.standardError)
         XCTAssertEqual(try pages(resumed), [together[1]], "the page after the first, as in one process")
+
+        // The earlier results are rebuilt, so numbering goes on and show reaches them.
+        let numbered = try tweetsh.run(["-c", "more; show 3; show 41"])
+        XCTAssertEqual(numbered.status, 0, numbered.standardError)
+        XCTAssertTrue(numbered.standardOutput.contains("41 @"), numbered.standardOutput)
+        XCTAssertFalse(numbered.standardOutput.contains(" 1 @"), "numbering does not start again")
+        XCTAssertTrue(numbered.standardOutput.contains("#3 ") && numbered.standardOutput.contains("#41 "))
     }
 
     func testMoreInANewProcessContinuesTheLastAPISearch() throws {
@@ -39,7 +47,9 @@ final class ResumeAndLimitTests: XCTestCase {
         defer { stub.stop() }
         let tweetsh = Tweetsh()
         let first = try pages(tweetsh.run(["--json", "-c", "search --limit 10 #swift"], environment: api(stub)))
-        let second = try pages(tweetsh.run(["--json", "-c", "more 10"], environment: api(stub)))
+        let resumed = try tweetsh.run(["--json", "-c", "more 10"], environment: api(stub))
+        XCTAssertTrue(resumed.standardError.contains("after its 10 earlier results"), resumed.standardError)
+        let second = try pages(resumed)
         let third = try pages(tweetsh.run(["--json", "-c", "more 10"], environment: api(stub)))
         XCTAssertEqual(first.flatMap { $0 }.count, 10)
         XCTAssertEqual(second.flatMap { $0 }.count, 10)
@@ -70,6 +80,11 @@ final class ResumeAndLimitTests: XCTestCase {
         let rows = try tweetsh.run(["-c", "search --limit 2 #swift"], environment: api(stub))
         XCTAssertEqual(rows.status, 0, rows.standardError)
         XCTAssertEqual(rows.standardOutput.split(separator: "\n").count, 2, rows.standardOutput)
+        let resumed = try tweetsh.run(["-c", "more 3"], environment: api(stub))
+        XCTAssertTrue(resumed.standardError.contains("after its 2 earlier results"), resumed.standardError)
+        XCTAssertEqual(
+            resumed.standardOutput.split(separator: "\n").map { $0.prefix(4).trimmingCharacters(in: .whitespaces) },
+            ["3 @", "4 @", "5 @"], resumed.standardOutput)
 
         // Across the end of the fetched page: the 3 left in it, then 2 from the next API page.
         let across = try pages(

@@ -40,24 +40,6 @@ extension ShellSession {
         }
     }
 
-    /// `more` in a process that has not searched yet continues the most recent search of the search history from the
-    /// cursor it recorded, as the docs promise. Returns nil when `more` can go on (the list is adopted), or the status of
-    /// a `more` that cannot (the last search has no more pages; the message is printed).
-    func resumeLastSearch() async -> CommandStatus? {
-        guard let entry = try? await store.searchHistory(limit: 1).first else { return nil }
-        let ago = RelativeTime.ago(entry.lastRun, now: Date())
-        guard let cursor = entry.nextCursor else {
-            output.error("no more results for '\(entry.query)', the last search (\(entry.source), \(ago))")
-            return .failed
-        }
-        var options = SearchOptions(query: entry.query, source: SourceKind(rawValue: entry.source))
-        // A local cursor says which order it pages in (`b…` is relevance order); the API's do not need to.
-        if entry.source == SourceKind.local.rawValue, cursor.hasPrefix("b") { options.sort = .relevancy }
-        viewModel.adopt(ResultList(search: options, sourceName: entry.source, nextCursor: cursor))
-        output.note("continuing the last search, '\(entry.query)' on \(entry.source) (\(ago)); numbering starts at 1")
-        return nil
-    }
-
     /// `again N [--new] [--refresh]`: re-runs search N of `history searches`, on the source it ran on.
     func again(_ number: Int, new: Bool, refresh: Bool, reader: (any LineReader)?) async -> CommandStatus {
         do {
