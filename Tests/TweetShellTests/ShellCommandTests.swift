@@ -113,3 +113,21 @@ final class ShellCommandTests: XCTestCase {
         }
     }
 }
+
+/// One-shot commands come as words the user's shell already split.
+final class OneShotWordsTests: XCTestCase {
+    func testEachArgumentIsOneWordVerbatim() throws {
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["search", "\"open data\""]),
+            .search(SearchOptions(query: "\"open data\"")))
+        XCTAssertEqual(try ShellCommand.parse(arguments: ["search", "a;b"]), .search(SearchOptions(query: "a;b")))
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["search", "a;", "show", "1"]),
+            .search(SearchOptions(query: "a; show 1")))
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["search", "--limit", "5", "open data"]),
+            .search(SearchOptions(query: "open data", limit: 5)), "never re-quoted")
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["import", "my file's.jsonl"]), .importFile("my file's.jsonl"))
+    }
+}

@@ -18,9 +18,10 @@ public struct CommandSpec: Sendable {
         CommandSpec(
             name: "search", aliases: ["s"],
             synopsis:
-                "search [--source x|local] [--archive] [--limit N] [--sort recency|relevancy] [--new] [--refresh] <query>",
+                "search [--source x|local] [--archive] [--limit N] [--sort recency|relevancy] [--new] [--refresh] "
+                + "[--allow-secret] <query>",
             summary: "Search tweets with X's query operators; results are numbered for show, thread and open.",
-            flags: ["--source", "--archive", "--limit", "--sort", "--new", "--refresh"],
+            flags: ["--source", "--archive", "--limit", "--sort", "--new", "--refresh", "--allow-secret"],
             examples: [
                 "search swift concurrency", "search \"async await\" lang:en -is:retweet",
                 "search from:swiftlang #swift --limit 50", "search --source x --new swift",
@@ -32,7 +33,9 @@ public struct CommandSpec: Sendable {
             flags: [], examples: ["live", "live swift", "live from:swiftlang"]),
         CommandSpec(
             name: "more", aliases: ["m"], synopsis: "more [N]",
-            summary: "Load the next page (or N more results) of the current search; numbering continues.",
+            summary:
+                "Load the next page (or N more results) of the current search; numbering continues. In a new shell it "
+                + "continues the last search of 'history searches'.",
             flags: [], examples: ["more", "more 50"]),
         CommandSpec(
             name: "show", aliases: [], synopsis: "show <n|id:ID|url>",

@@ -56,6 +56,9 @@ public struct SearchOptions: Equatable, Sendable {
     public var newOnly = false
     /// `--refresh`: fetch again instead of answering from the cache.
     public var refresh = false
+    /// `--allow-secret`: send a word shaped like a bearer token to the API anyway (it is not the user's own token;
+    /// that one is never sent).
+    public var allowSecretShapes = false
     /// Whether running the search records it in the search history (`history searches`). Live search turns this
     /// off for the queries typed on the way and records only the one the user keeps.
     public var recordsHistory = true
@@ -139,7 +142,16 @@ public enum OutputFormat: String, Equatable, Sendable, CaseIterable {
 extension ShellCommand {
     /// Parses one command line (history expansion such as `!3` has already been applied).
     public static func parse(_ line: String) throws(CommandError) -> ShellCommand {
-        let words = try CommandWords(line)
+        try parse(words: CommandWords(line))
+    }
+
+    /// Parses a one-shot command from words the user's shell already split (`tweetsh search '"open data"'`): each
+    /// argument is one word, verbatim, so quotes and `;` inside it stay part of it.
+    public static func parse(arguments: [String]) throws(CommandError) -> ShellCommand {
+        try parse(words: CommandWords(arguments: arguments))
+    }
+
+    private static func parse(words: CommandWords) throws(CommandError) -> ShellCommand {
         guard let first = words.words.first else { throw CommandError("empty command") }
         guard let spec = CommandSpec.named(first.text) else {
             let hint =
@@ -320,6 +332,7 @@ private struct ArgumentParser {
             case "--archive": options.fullArchive = true
             case "--new": options.newOnly = true
             case "--refresh": options.refresh = true
+            case "--allow-secret": options.allowSecretShapes = true
             case "--source":
                 let value = try required("x or local after --source")
                 guard let kind = SourceKind(rawValue: value.text.lowercased()) else {

@@ -2,8 +2,9 @@
 public struct LaunchOptions: Equatable, Sendable {
     /// Commands from `-c`, run in order, then exit.
     public var script: String?
-    /// A one-shot command from the remaining words (`tweetsh search swift --json`).
-    public var oneShot: String?
+    /// A one-shot command from the remaining words (`tweetsh search swift --json`), as the user's shell split them:
+    /// they are never re-split or re-quoted, so `tweetsh search '"open data"'` keeps its quotes and `'a;b'` its `;`.
+    public var oneShot: [String]?
     /// `--color always|never|auto`.
     public var color: String?
     /// `--json`: print results as twarc2 JSON lines.
@@ -92,7 +93,7 @@ public struct LaunchOptions: Equatable, Sendable {
         }
         if !rest.isEmpty {
             if options.script != nil { throw CommandError("give either -c or a command, not both") }
-            options.oneShot = rest.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")
+            options.oneShot = rest
         }
         return options
     }
