@@ -20,13 +20,15 @@ struct TweetDocument: Equatable, Sendable {
     var refs: String
 
     init(_ tweet: Tweet) {
-        body = Self.unescapeHTML(tweet.text)
+        let text = Self.unescapeHTML(tweet.text)
+        // Chinese, Japanese, Korean and Thai runs become overlapping bigrams (see `ScriptNGrams`).
+        body = ScriptNGrams.indexText(text)
         let entities = tweet.entities
         if entities.isEmpty {
             // Sources without entities (older archives, hand-made files): find the obvious ones in the text.
-            tags = Self.scan(body, prefix: "#")
-            cashtags = Self.scan(body, prefix: "$")
-            mentions = Self.scan(body, prefix: "@")
+            tags = Self.scan(text, prefix: "#")
+            cashtags = Self.scan(text, prefix: "$")
+            mentions = Self.scan(text, prefix: "@")
         } else {
             tags = entities.hashtags.map(\.tag).joined(separator: " ")
             cashtags = entities.cashtags.map(\.tag).joined(separator: " ")
