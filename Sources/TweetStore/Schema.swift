@@ -10,6 +10,7 @@ enum Schema {
     /// Migrations in order; index 0 takes an empty file to version 1.
     static let migrations: [Migration] = [
         Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex), scriptIndexMigration,
+        replyHandlesMigration,
     ]
 
     /// The first schema: `from:`, `to:` and `conversation_id:` used B-tree indexes on `tweets`.
