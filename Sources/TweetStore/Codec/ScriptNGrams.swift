@@ -61,40 +61,52 @@ enum ScriptNGrams {
         }
     }
 
+    /// Walks the text by scalar, so Latin text and emoji are copied without grapheme breaking; only a run is split
+    /// into `Character`s. A run is a stretch of run scalars and the marks that follow them (a variation selector after
+    /// a Han character, say), so every grapheme cluster that starts with a run scalar lies inside one run.
     private static func segment(_ text: String, queryEnd: Bool) -> (text: String, prefix: Bool) {
+        let scalars = text.unicodeScalars
         var output = String.UnicodeScalarView()
-        var run = ""
         var prefix = false
-        for character in text {
-            if let first = character.unicodeScalars.first, isRunScalar(first.value) {
-                run.unicodeScalars.append(contentsOf: character.unicodeScalars.filter { foldedScalar($0.value) != 0 })
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            if isRunScalar(scalar.value) {
+                var end = scalars.index(after: index)
+                while end < scalars.endIndex, isRunScalar(scalars[end].value) || isMark(scalars[end]) {
+                    end = scalars.index(after: end)
+                }
+                // A query's last run may continue in the text, so it asks for no tail; a lone character is a prefix.
+                let last = queryEnd && end == scalars.endIndex
+                let length = flush(String(scalars[index..<end]), endsHere: !last, into: &output)
+                prefix = last && length == 1
+                index = end
                 continue
             }
-            if !run.isEmpty {
-                flush(run, endsHere: true, into: &output)
-                run = ""
+            let folded = foldedScalar(scalar.value)
+            if folded == scalar.value {
+                output.append(scalar)
+            } else if folded != 0, let replacement = Unicode.Scalar(folded) {
+                output.append(replacement)
             }
-            for scalar in character.unicodeScalars {
-                let folded = foldedScalar(scalar.value)
-                if folded == scalar.value {
-                    output.append(scalar)
-                } else if folded != 0, let replacement = Unicode.Scalar(folded) {
-                    output.append(replacement)
-                }
-            }
-        }
-        if !run.isEmpty {
-            // A query's last run may continue in the text, so it asks for no tail; a lone character becomes a prefix.
-            let length = flush(run, endsHere: !queryEnd, into: &output)
-            prefix = queryEnd && length == 1
+            index = scalars.index(after: index)
         }
         return (String(output), prefix)
+    }
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
     }
 
     /// Writes the run's bigrams, and its tail when the run ends here, between spaces; returns its length.
     @discardableResult
     private static func flush(_ raw: String, endsHere: Bool, into output: inout String.UnicodeScalarView) -> Int {
-        let run = Array(normalized(raw))
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: raw.unicodeScalars.lazy.filter { foldedScalar($0.value) != 0 })
+        let run = Array(normalized(String(kept)))
         output.append(" ")
         if run.count >= 2 {
             for index in 1..<run.count {
