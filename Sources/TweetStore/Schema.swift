@@ -8,7 +8,10 @@ enum Schema {
     }
 
     /// Migrations in order; index 0 takes an empty file to version 1.
-    static let migrations: [Migration] = [Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex)]
+    static let migrations: [Migration] = [
+        Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex), scriptIndexMigration,
+        replyHandlesMigration,
+    ]
 
     /// The first schema: `from:`, `to:` and `conversation_id:` used B-tree indexes on `tweets`.
     private static let version1 = """
@@ -101,7 +104,7 @@ enum Schema {
         """
 
     /// Indexes every stored result again, oldest first (FTS5 writes ascending rowids fastest).
-    private static func rebuildIndex(_ connection: Connection) throws {
+    static func rebuildIndex(_ connection: Connection) throws {
         let insert = try connection.prepare(IndexChanges.insert)
         let rows = try connection.prepare(
             "SELECT \(TweetRecord.columns) FROM tweets t WHERE (t.flags & \(TweetFlags.includedOnly.rawValue)) = 0 ORDER BY t.id"
@@ -126,8 +129,11 @@ enum Schema {
                 message:
                     "the store was written by a newer tweetsh (schema \(version), this one knows \(currentVersion))")
         }
+        var announced = false
         for target in version..<currentVersion {
-            if migrations[target].rebuild != nil, let willRebuild {
+            // Announced once: an old file that takes several indexing steps hears about the upgrade in one line.
+            if migrations[target].rebuild != nil, !announced, let willRebuild {
+                announced = true
                 let tweets = Int(
                     try connection.scalar(
                         "SELECT count(*) FROM tweets WHERE (flags & \(TweetFlags.includedOnly.rawValue)) = 0") ?? 0)

@@ -37,14 +37,21 @@ extension ShellSession {
                 ? try await store.importArchive(at: url, progress: progress)
                 : try await store.importJSONL(at: url, progress: progress)
             progressBar.finish()
+            // An archive has entries, not lines; its problems name their file and entry themselves.
+            let unit = report.entries == nil ? ("line", "lines") : ("archive entry", "archive entries")
+            let read = report.entries ?? report.lines
             var summary =
-                "imported \(report.tweets) tweet\(report.tweets == 1 ? "" : "s") from \(report.lines) line\(report.lines == 1 ? "" : "s")"
+                "imported \(report.tweets) tweet\(report.tweets == 1 ? "" : "s") from \(read) \(read == 1 ? unit.0 : unit.1)"
             if let resumed = report.resumedAfterLine { summary += " (resumed after line \(resumed))" }
             output.line(summary)
+            for warning in report.warnings { output.warning(warning) }
             if report.errorCount > 0 {
-                output.warning("\(report.errorCount) malformed line\(report.errorCount == 1 ? "" : "s") skipped:")
+                let what = report.errorCount == 1 ? unit.0 : unit.1
+                output.warning("\(report.errorCount) malformed \(what) skipped:")
                 for problem in report.problems.prefix(5) {
-                    output.warning("  \(path):\(problem.line): \(problem.message)")
+                    output.warning(
+                        report.entries == nil ? "  \(path):\(problem.line): \(problem.message)" : "  \(problem.message)"
+                    )
                 }
                 if report.errorCount > 5 { output.warning("  … and \(report.errorCount - 5) more") }
             }

@@ -32,7 +32,7 @@ extension ShellSession {
     /// `thread <n|id:ID>`: the conversation, oldest first; it becomes the current result list.
     func thread(_ reference: TweetReference) async -> CommandStatus {
         guard let item = await resolve(reference) else { return .failed }
-        let conversation = item.tweet.conversationID ?? item.tweet.id
+        var conversation = item.tweet.conversationID ?? item.tweet.id
         spinner.start("loading the thread…")
         defer { spinner.stop() }
         do {
@@ -40,7 +40,8 @@ extension ShellSession {
             if sources.current == .x, let api = sources.api {
                 page = try await api.conversation(id: conversation, cursor: nil, limit: 100)
             } else {
-                page = try await store.conversation(id: conversation, cursor: nil, limit: 200)
+                // The store also follows reply chains, for archives and v1.1 data that have no conversation ids.
+                (conversation, page) = try await store.thread(of: item.tweet.id, limit: 200)
             }
             var ordered = page
             ordered.tweets.sort { $0.id < $1.id }

@@ -55,6 +55,10 @@ public struct ImportReport: Hashable, Sendable {
     public var skippedLines: Int
     /// The line an interrupted earlier run had reached, when this run continued from there.
     public var resumedAfterLine: Int?
+    /// For an X account archive, which has no lines: the entries read, malformed ones included.
+    public var entries: Int?
+    /// What the user should know about the input as a whole, such as an archive without `account.js`.
+    public var warnings: [String] = []
 
     /// Creates a report.
     public init(
