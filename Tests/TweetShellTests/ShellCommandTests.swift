@@ -82,6 +82,37 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))
     }
 
+    func testColumnsChooseCSVColumnsForExportAndFormat() throws {
+        let chosen = try TwarcCSVColumns(parsing: "id,author.username,text")
+        XCTAssertEqual(
+            try ShellCommand.parse("export out.csv --columns id,author.username,text"),
+            .export(path: "out.csv", format: .csv, columns: chosen))
+        XCTAssertEqual(
+            try ShellCommand.parse("export out.txt --columns id,author.username,text --format csv"),
+            .export(path: "out.txt", format: .csv, columns: chosen))
+        XCTAssertEqual(
+            try ShellCommand.parse("format csv --columns id,author.username,text"), .format(.csv, columns: chosen))
+        XCTAssertEqual(try ShellCommand.parse("format csv"), .format(.csv, columns: .twarcDefaults))
+    }
+
+    func testUnknownColumnsNameTheColumnAndAMatch() {
+        XCTAssertEqual(
+            parseError("export out.csv --columns id,autor.username"),
+            CommandError(
+                "unknown CSV column 'autor.username'; did you mean 'author.username'? ('help export' lists all 84)",
+                column: 29))
+        XCTAssertEqual(parseError("format csv --columns like_count")?.column, 22)
+        XCTAssertEqual(
+            parseError("export out.jsonl --columns id"),
+            CommandError("--columns chooses CSV columns; add --format csv or name the file .csv", column: 18))
+        XCTAssertEqual(
+            parseError("format json --columns id"),
+            CommandError("--columns applies to csv: format csv --columns a,b,c", column: 13))
+        XCTAssertEqual(
+            parseError("export out.csv --columns"),
+            CommandError("export needs column names after --columns, such as id,text,author.username", column: 25))
+    }
+
     func testUnknownCommandSuggestsTheNearest() {
         XCTAssertEqual(parseError("serach swift")?.message, "unknown command 'serach'; did you mean 'search'?")
         XCTAssertEqual(parseError("hist")?.message, "unknown command 'hist'; did you mean 'history'?")
