@@ -78,7 +78,9 @@ public enum TwarcCSV {
     }
 
     private static func cells(of tweet: JSONObject, columns: TwarcCSVColumns) -> [String] {
-        columns.paths.map { TwarcCSVCellText.cell(TwarcCSVRow.value(at: $0, in: tweet)) }
+        var values = [JSONValue?](repeating: nil, count: columns.names.count)
+        columns.tree.collect(from: tweet, into: &values)
+        return values.map(TwarcCSVCellText.cell)
     }
 }
 
@@ -86,13 +88,23 @@ public enum TwarcCSV {
 public struct TwarcCSVColumns: Hashable, Sendable {
     /// The column names.
     public let names: [String]
-    /// Each name split at its dots, the path into a prepared tweet.
-    let paths: [[String]]
+    /// The names split at their dots and merged into a tree, so one walk over a prepared tweet fills every cell.
+    let tree: ColumnTree
 
     private init(checked names: [String]) {
         self.names = names
-        paths = names.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        var tree = ColumnTree()
+        for (index, name) in names.enumerated() {
+            tree.insert(name.split(separator: ".", omittingEmptySubsequences: false)[...], column: index)
+        }
+        self.tree = tree
     }
+
+    /// Choices are equal when they name the same columns in the same order.
+    public static func == (lhs: TwarcCSVColumns, rhs: TwarcCSVColumns) -> Bool { lhs.names == rhs.names }
+
+    /// Hashes the names, consistently with `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(names) }
 
     /// twarc-csv 0.7's default tweet columns, all 84, in its order.
     public static let twarcDefaults = TwarcCSVColumns(checked: defaultNames)
@@ -174,6 +186,33 @@ public struct TwarcCSVColumns: Hashable, Sendable {
         "geo.geo.bbox", "geo.geo.type", "geo.id", "geo.name", "geo.place_id", "geo.place_type", "matching_rules",
         "__twarc.retrieved_at", "__twarc.url", "__twarc.version",
     ]
+}
+
+/// Dotted column names as a tree of their parts. Walking a prepared tweet through it is pandas' `json_normalize`
+/// restricted to the wanted columns: a member's value fills the columns that end at its name, and an object is
+/// descended into for the longer ones. A later member of the same name wins, as it does in a Python dict.
+struct ColumnTree: Sendable {
+    /// The columns (by position) whose name ends here; a name may be chosen twice.
+    var columns: [Int] = []
+    var children: [String: ColumnTree] = [:]
+
+    mutating func insert(_ parts: ArraySlice<Substring>, column: Int) {
+        guard let first = parts.first else {
+            columns.append(column)
+            return
+        }
+        children[String(first), default: ColumnTree()].insert(parts.dropFirst(), column: column)
+    }
+
+    func collect(from object: JSONObject, into values: inout [JSONValue?]) {
+        for member in object.members {
+            guard let child = children[member.key] else { continue }
+            for column in child.columns { values[column] = member.value }
+            if !child.children.isEmpty, case .object(let inner) = member.value {
+                child.collect(from: inner, into: &values)
+            }
+        }
+    }
 }
 
 /// An unknown or empty name in a `--columns` list.

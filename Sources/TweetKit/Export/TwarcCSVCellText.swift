@@ -71,6 +71,14 @@ enum TwarcCSVCellText {
     /// A JSON string literal with `ensure_ascii`: only printable ASCII stays raw; the rest becomes short escapes or
     /// lowercase `\uXXXX`, characters beyond the BMP as a surrogate pair.
     static func asciiQuoted(_ string: String, into text: inout String) {
+        // Most strings in a tweet (ids, URLs, tags) need no escape at all.
+        if string.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        ) {
+            text += "\""
+            text += string
+            text += "\""
+            return
+        }
         var scalars = String.UnicodeScalarView()
         scalars.append("\"")
         func append(_ ascii: String) { scalars.append(contentsOf: ascii.unicodeScalars) }
@@ -149,19 +157,24 @@ enum TwarcCSVCellText {
     /// Appends one cell as Python's csv module writes it with minimal quoting: quoted when it holds a comma, a
     /// quote or a line break, inner quotes doubled.
     static func appendCSVField(_ field: String, to writer: inout JSONWriter) {
-        guard !field.isEmpty else { return }
-        let needsQuotes = field.utf8.contains {
-            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+        var field = field
+        field.withUTF8 { bytes in
+            let needsQuotes = bytes.contains {
+                $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+            }
+            guard needsQuotes else {
+                writer.append(bytes)
+                return
+            }
+            writer.raw("\"")
+            var runStart = 0
+            for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "\"") {
+                // Write through the quote, then let the next run start with it again: the quote is doubled.
+                writer.append(UnsafeBufferPointer(rebasing: bytes[runStart...index]))
+                runStart = index
+            }
+            writer.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            writer.raw("\"")
         }
-        guard needsQuotes else {
-            writer.append(field)
-            return
-        }
-        writer.raw("\"")
-        for byte in field.utf8 {
-            if byte == UInt8(ascii: "\"") { writer.raw("\"") }
-            writer.raw(byte)
-        }
-        writer.raw("\"")
     }
 }

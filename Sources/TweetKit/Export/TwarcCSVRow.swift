@@ -1,5 +1,5 @@
 /// twarc-csv's preparation of one flattened tweet before its fields become columns (its `_format_tweet`, with the
-/// defaults `merge_retweets` and `process_entities` on), followed by the lookup of each dotted column.
+/// defaults `merge_retweets` and `process_entities` on).
 enum TwarcCSVRow {
     /// The members a retweet's row takes from the retweeted original (when the page includes it), keeping its own
     /// id, author, dates and everything else.
@@ -81,16 +81,5 @@ enum TwarcCSVRow {
             return url["expanded_url"] ?? url["url"]
         }
         return reduced
-    }
-
-    /// The value under a dotted column, as pandas' `json_normalize` spreads nested objects over dotted names: nil
-    /// when a step is missing or does not lead to a value of its own.
-    static func value(at path: [String], in tweet: JSONObject) -> JSONValue? {
-        var current = JSONValue.object(tweet)
-        for step in path {
-            guard let next = current[step] else { return nil }
-            current = next
-        }
-        return current
     }
 }
