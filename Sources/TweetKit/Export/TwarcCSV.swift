@@ -50,18 +50,21 @@ public enum TwarcCSV {
 
     /// Appends the rows of one twarc2 line to `writer`.
     static func writeRows(ofLine line: JSONValue, columns: TwarcCSVColumns, into writer: inout JSONWriter) {
-        for cells in rows(ofLine: line, columns: columns) {
-            // Python's csv module quotes a row made of one empty field, so that the line is not blank.
-            if cells.count == 1, cells[0].isEmpty {
-                writer.raw("\"\"\n")
-                continue
-            }
-            for (position, cell) in cells.enumerated() {
-                if position > 0 { writer.raw(",") }
-                TwarcCSVCellText.appendCSVField(cell, to: &writer)
-            }
-            writer.raw("\n")
+        for cells in rows(ofLine: line, columns: columns) { appendRow(cells, to: &writer) }
+    }
+
+    /// Appends one row of cells (from `row(for:in:columns:)`) as a CSV line.
+    static func appendRow(_ cells: [String], to writer: inout JSONWriter) {
+        // Python's csv module quotes a row made of one empty field, so that the line is not blank.
+        if cells.count == 1, cells[0].isEmpty {
+            writer.raw("\"\"\n")
+            return
         }
+        for (position, cell) in cells.enumerated() {
+            if position > 0 { writer.raw(",") }
+            TwarcCSVCellText.appendCSVField(cell, to: &writer)
+        }
+        writer.raw("\n")
     }
 
     /// Appends the rows of a page of the store's model. The page is first written as the twarc2 line the JSONL
