@@ -95,6 +95,18 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("format csv"), .format(.csv, columns: .twarcDefaults))
     }
 
+    func testHelpForExportAndFormatExplainsColumnsAndListsThemAll() {
+        for name in ["export", "format"] {
+            let lines = HelpText.lines(for: CommandSpec.named(name), width: 80, style: Style(enabled: false))
+            XCTAssertTrue(lines.contains { $0.contains("--columns a,b,c") }, name)
+            let words = Set(lines.flatMap { $0.split(separator: " ").map(String.init) })
+            for column in TwarcCSVColumns.twarcDefaults.names {
+                XCTAssertTrue(words.contains(column), "help \(name) lists \(column)")
+            }
+            XCTAssertTrue(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, name)
+        }
+    }
+
     func testUnknownColumnsNameTheColumnAndAMatch() {
         XCTAssertEqual(
             parseError("export out.csv --columns id,autor.username"),
