@@ -1,3 +1,4 @@
+import LineEditor
 import TweetKit
 import XCTest
 
@@ -105,6 +106,18 @@ final class ShellCommandTests: XCTestCase {
             }
             XCTAssertTrue(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, name)
         }
+    }
+
+    func testColumnNamesCompleteAfterTheLastComma() {
+        func complete(_ line: String) -> [String] {
+            Completer.candidates(
+                for: CompletionRequest(line: line, cursorOffset: line.count), words: ([], [], []))
+        }
+        XCTAssertEqual(
+            complete("export out.csv --columns id,author.public_metrics.f"),
+            ["id,author.public_metrics.followers_count", "id,author.public_metrics.following_count"])
+        XCTAssertEqual(complete("format csv --columns __twarc.v"), ["__twarc.version"])
+        XCTAssertEqual(complete("format csv --columns ").count, 84)
     }
 
     func testUnknownColumnsNameTheColumnAndAMatch() {
