@@ -1,3 +1,4 @@
+import LineEditor
 import TweetKit
 import XCTest
 
@@ -80,6 +81,61 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("format json"), .format(.json))
         XCTAssertEqual(try ShellCommand.parse("EXIT"), .quit)
         XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))
+    }
+
+    func testColumnsChooseCSVColumnsForExportAndFormat() throws {
+        let chosen = try TwarcCSVColumns(parsing: "id,author.username,text")
+        XCTAssertEqual(
+            try ShellCommand.parse("export out.csv --columns id,author.username,text"),
+            .export(path: "out.csv", format: .csv, columns: chosen))
+        XCTAssertEqual(
+            try ShellCommand.parse("export out.txt --columns id,author.username,text --format csv"),
+            .export(path: "out.txt", format: .csv, columns: chosen))
+        XCTAssertEqual(
+            try ShellCommand.parse("format csv --columns id,author.username,text"), .format(.csv, columns: chosen))
+        XCTAssertEqual(try ShellCommand.parse("format csv"), .format(.csv, columns: .twarcDefaults))
+    }
+
+    func testHelpForExportAndFormatExplainsColumnsAndListsThemAll() {
+        for name in ["export", "format"] {
+            let lines = HelpText.lines(for: CommandSpec.named(name), width: 80, style: Style(enabled: false))
+            XCTAssertTrue(lines.contains { $0.contains("--columns a,b,c") }, name)
+            let words = Set(lines.flatMap { $0.split(separator: " ").map(String.init) })
+            for column in TwarcCSVColumns.twarcDefaults.names {
+                XCTAssertTrue(words.contains(column), "help \(name) lists \(column)")
+            }
+            XCTAssertTrue(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, name)
+        }
+    }
+
+    func testColumnNamesCompleteAfterTheLastComma() {
+        func complete(_ line: String) -> [String] {
+            Completer.candidates(
+                for: CompletionRequest(line: line, cursorOffset: line.count), words: ([], [], []))
+        }
+        XCTAssertEqual(
+            complete("export out.csv --columns id,author.public_metrics.f"),
+            ["id,author.public_metrics.followers_count", "id,author.public_metrics.following_count"])
+        XCTAssertEqual(complete("format csv --columns __twarc.v"), ["__twarc.version"])
+        XCTAssertEqual(complete("format csv --columns ").count, 84)
+    }
+
+    func testUnknownColumnsNameTheColumnAndAMatch() {
+        XCTAssertEqual(
+            parseError("export out.csv --columns id,autor.username"),
+            CommandError(
+                "unknown CSV column 'autor.username'; did you mean 'author.username'? ('help export' lists all 84)",
+                column: 29))
+        XCTAssertEqual(parseError("format csv --columns like_count")?.column, 22)
+        XCTAssertEqual(
+            parseError("export out.jsonl --columns id"),
+            CommandError("--columns chooses CSV columns; add --format csv or name the file .csv", column: 18))
+        XCTAssertEqual(
+            parseError("format json --columns id"),
+            CommandError("--columns applies to csv: format csv --columns a,b,c", column: 13))
+        XCTAssertEqual(
+            parseError("export out.csv --columns"),
+            CommandError("export needs column names after --columns, such as id,text,author.username", column: 25))
     }
 
     func testUnknownCommandSuggestsTheNearest() {

@@ -77,13 +77,19 @@ public struct CommandSpec: Sendable {
             summary: "Import twarc2 JSONL, API pages, v1.1 search JSON or an X account archive into the local store.",
             flags: [], examples: ["import ~/data/tweets.jsonl", "import ~/Downloads/twitter-2024-archive"]),
         CommandSpec(
-            name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv]",
-            summary: "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv columns.",
-            flags: ["--format"], examples: ["export results.jsonl", "export results.csv --format csv"]),
+            name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv] [--columns a,b,c]",
+            summary:
+                "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv 0.7's CSV columns.",
+            flags: ["--format", "--columns"],
+            examples: [
+                "export results.jsonl", "export results.csv --format csv",
+                "export people.csv --columns id,created_at,author.username,text",
+            ]),
         CommandSpec(
-            name: "format", aliases: [], synopsis: "format [compact|detail|json|csv]",
-            summary: "Show or set how results are printed.", flags: ["compact", "detail", "json", "csv"],
-            examples: ["format detail", "format json"]),
+            name: "format", aliases: [], synopsis: "format [compact|detail|json|csv [--columns a,b,c]]",
+            summary: "Show or set how results are printed; csv prints twarc-csv's columns, or those chosen.",
+            flags: ["compact", "detail", "json", "csv", "--columns"],
+            examples: ["format detail", "format json", "format csv --columns id,text,public_metrics.like_count"]),
         CommandSpec(
             name: "limits", aliases: [], synopsis: "limits",
             summary: "Show the X API rate limits seen so far, per endpoint.", flags: [], examples: ["limits"]),

@@ -24,10 +24,10 @@ public enum ShellCommand: Equatable, Sendable {
     case source(SourceKind?)
     /// `import <path>`.
     case importFile(String)
-    /// `export <file> [--format …]`.
-    case export(path: String, format: ExportFormat)
-    /// `format` (show) or `format <kind>` (set).
-    case format(OutputFormat?)
+    /// `export <file> [--format …] [--columns a,b,c]`; the columns apply to CSV.
+    case export(path: String, format: ExportFormat, columns: TwarcCSVColumns = .twarcDefaults)
+    /// `format` (show) or `format <kind>` (set); `format csv --columns a,b,c` chooses the CSV's columns.
+    case format(OutputFormat?, columns: TwarcCSVColumns = .twarcDefaults)
     /// `limits`.
     case limits
     /// `clear`.
@@ -223,22 +223,42 @@ extension ShellCommand {
             let path = try parser.required("a file to write")
             var format = ExportFormat.twarc2JSONL
             if path.text.lowercased().hasSuffix(".csv") { format = .csv }
+            var columns: (TwarcCSVColumns, flag: CommandWords.Word)?
             while let flag = parser.next() {
-                guard flag.text == "--format" else {
-                    throw CommandError("unknown option '\(flag.text)' for export", column: flag.offset + 1)
+                switch flag.text {
+                case "--format":
+                    let value = try parser.required("jsonl, flat or csv after --format")
+                    guard let f = ExportFormat(rawValue: value.text.lowercased()) else {
+                        throw CommandError(
+                            "unknown export format '\(value.text)'; expected jsonl, flat or csv",
+                            column: value.offset + 1)
+                    }
+                    format = f
+                case "--columns": columns = (try parser.csvColumns(), flag)
+                default: throw CommandError("unknown option '\(flag.text)' for export", column: flag.offset + 1)
                 }
-                let value = try parser.required("jsonl, flat or csv after --format")
-                guard let f = ExportFormat(rawValue: value.text.lowercased()) else {
-                    throw CommandError(
-                        "unknown export format '\(value.text)'; expected jsonl, flat or csv", column: value.offset + 1)
-                }
-                format = f
             }
-            return .export(path: path.text, format: format)
+            if let columns, format != .csv {
+                throw CommandError(
+                    "--columns chooses CSV columns; add --format csv or name the file .csv",
+                    column: columns.flag.offset + 1)
+            }
+            return .export(path: path.text, format: format, columns: columns?.0 ?? .twarcDefaults)
         case "format":
             let kind = try parser.optionalKeyword(OutputFormat.allCases.map(\.rawValue))
+            var columns = TwarcCSVColumns.twarcDefaults
+            if let flag = parser.next() {
+                guard flag.text == "--columns", kind == OutputFormat.csv.rawValue else {
+                    let message =
+                        flag.text == "--columns"
+                        ? "--columns applies to csv: format csv --columns a,b,c"
+                        : "unexpected '\(flag.text)' after format"
+                    throw CommandError(message, column: flag.offset + 1)
+                }
+                columns = try parser.csvColumns()
+            }
             try parser.end()
-            return .format(kind.flatMap(OutputFormat.init(rawValue:)))
+            return .format(kind.flatMap(OutputFormat.init(rawValue:)), columns: columns)
         case "limits":
             try parser.end()
             return .limits
@@ -306,6 +326,16 @@ private struct ArgumentParser {
             throw CommandError("expected a positive \(what), found '\(word.text)'", column: word.offset + 1)
         }
         return n
+    }
+
+    /// The list after `--columns`: twarc-csv column names separated by commas, each checked.
+    mutating func csvColumns() throws(CommandError) -> TwarcCSVColumns {
+        let value = try required("column names after --columns, such as id,text,author.username")
+        do {
+            return try TwarcCSVColumns(parsing: value.text)
+        } catch {
+            throw CommandError(error.description, column: value.offset + 1 + error.offset)
+        }
     }
 
     mutating func reference() throws(CommandError) -> TweetReference {

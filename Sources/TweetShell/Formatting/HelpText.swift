@@ -1,3 +1,5 @@
+import TweetKit
+
 /// What `help` prints: the command list, and per command its usage, every flag with what it does, examples, and
 /// for `search` the whole query language. Every line is wrapped at word boundaries to the terminal's width, with
 /// continuation lines indented under the text they continue, so the terminal never breaks a word.
@@ -16,7 +18,11 @@ public enum HelpText {
             ("--new", "only tweets newer than the newest the search saw last time"),
             ("--refresh", "fetch again instead of answering from the cache"),
         ],
-        "export": [("--format jsonl|flat|csv", "twarc2 pages (default), one tweet per line, or twarc-csv columns")],
+        "export": [
+            ("--format jsonl|flat|csv", "twarc2 pages (default), one tweet per line, or twarc-csv columns"),
+            ("--columns a,b,c", "CSV only: just these twarc-csv columns, in this order (listed below)"),
+        ],
+        "format": [("--columns a,b,c", "with csv: print just these twarc-csv columns, in this order (listed below)")],
         "show": [
             ("n", "result n of the current list (numbers of up to 9 digits)"),
             ("id:ID", "the tweet with that id; a number of 10 or more digits is read as an id too"),
@@ -60,6 +66,11 @@ public enum HelpText {
         }
         lines.append("  examples:")
         for example in spec.examples { lines += wrap(example, width: width, indent: "    ", hanging: "      ") }
+        if spec.name == "export" || spec.name == "format" {
+            lines += wrap(
+                "csv columns (twarc-csv 0.7's defaults, in order; docs/store.md):", width: width, indent: "  ")
+            lines += wrap(TwarcCSVColumns.twarcDefaults.names.joined(separator: " "), width: width, indent: "    ")
+        }
         if spec.name == "search" {
             lines += wrap("query operators (docs/query-syntax.md):", width: width, indent: "  ")
             lines += table(operators.map { ($0.term, $0.meaning) }, width: width)

@@ -67,8 +67,8 @@ extension ShellSession {
         }
     }
 
-    /// `export <file> [--format jsonl|flat|csv]`: writes the current results.
-    func export(to rawPath: String, format: ExportFormat) -> CommandStatus {
+    /// `export <file> [--format jsonl|flat|csv] [--columns a,b,c]`: writes the current results.
+    func export(to rawPath: String, format: ExportFormat, columns: TwarcCSVColumns) -> CommandStatus {
         let list = viewModel.results
         guard !list.items.isEmpty else {
             output.error("nothing to export: search first")
@@ -86,7 +86,8 @@ extension ShellSession {
             handle: handle, format: format,
             metadata: TwarcMetadata(
                 url: "tweetsh:\(list.sourceName):\(list.search?.query ?? "")",
-                retrievedAt: Date()))
+                retrievedAt: Date()),
+            columns: columns)
         do {
             for page in list.pages { try writer.write(page) }
             try writer.finish()

@@ -155,10 +155,12 @@ public final class ShellSession: @unchecked Sendable {
             return await again(number, new: new, refresh: refresh, reader: reader)
         case .source(let kind): return setSource(kind)
         case .importFile(let path): return await importCollection(path)
-        case .export(let path, let format): return export(to: path, format: format)
-        case .format(let kind):
-            if let kind { display.format = kind }
-            output.note("format: \(display.format.rawValue)")
+        case .export(let path, let format, let columns): return export(to: path, format: format, columns: columns)
+        case .format(let kind, let columns):
+            if let kind { display.set(kind, columns: columns) }
+            let chosen = display.format == .csv && display.csvColumns != .twarcDefaults
+            output.note(
+                "format: \(display.format.rawValue)" + (chosen ? " (\(display.csvColumns.names.count) columns)" : ""))
             return .ok
         case .limits: return showLimits()
         case .clear:
@@ -283,6 +285,7 @@ final class DisplaySettings: @unchecked Sendable {
     private let lock = NSLock()
     private var currentFormat: OutputFormat
     private let fixedWidth: Int?
+    private var currentColumns = TwarcCSVColumns.twarcDefaults
     private let environment: [String: String]
 
     init(format: OutputFormat, width: Int?, environment: [String: String]) {
@@ -296,9 +299,22 @@ final class DisplaySettings: @unchecked Sendable {
         set { lock.withLock { currentFormat = newValue } }
     }
 
+    /// The columns `format csv` prints.
+    var csvColumns: TwarcCSVColumns { lock.withLock { currentColumns } }
+
+    /// Sets the format and, for csv, its columns, together so the printer never sees one without the other.
+    func set(_ format: OutputFormat, columns: TwarcCSVColumns) {
+        lock.withLock {
+            currentFormat = format
+            currentColumns = columns
+        }
+    }
+
     @Sendable func current() -> OutcomePrinter.Settings {
-        OutcomePrinter.Settings(
+        let (format, columns) = lock.withLock { (currentFormat, currentColumns) }
+        return OutcomePrinter.Settings(
             format: format, width: fixedWidth ?? TerminalSize.columns(environment: environment),
-            rowWidth: TerminalSize.rowColumns(fixed: fixedWidth, environment: environment), now: Date())
+            rowWidth: TerminalSize.rowColumns(fixed: fixedWidth, environment: environment), now: Date(),
+            csvColumns: columns)
     }
 }
