@@ -54,8 +54,16 @@ public enum TweetshApp {
                         + "\(max(1, tweets / 90_000)) s")
             }
         } catch {
-            output.error("cannot open the tweet store: \(ErrorText.describe(error))")
+            output.error(ErrorText.describe(error))
             return 1
+        }
+        // However the shell ends, the store is closed, which folds its write-ahead log into the file.
+        ExitSignals.shared.install { store.close() }
+        defer { store.close() }
+        if let reason = store.readOnlyReason {
+            output.warning(
+                "the store \(store.path ?? "") is read-only (\(reason)): searching, paging, show and export work, "
+                    + "but search history and the API cache are not saved")
         }
 
         // Credentials and the API client.
@@ -74,7 +82,7 @@ public enum TweetshApp {
             client: client, store: CredentialStore(environment: environment), environment: environment)
         var api: XAPISource?
         if (try? await authenticator.resolve(warn: { output.warning($0) })) != nil {
-            api = XAPISource(client: client, cache: store, onWarning: { output.warning($0) })
+            api = XAPISource(client: client, cache: store.isReadOnly ? nil : store, onWarning: { output.warning($0) })
         }
         let source = options.source ?? config.source ?? (api != nil ? .x : .local)
         if source == .x, api == nil {
@@ -83,7 +91,7 @@ public enum TweetshApp {
         let sources = SourceState(current: api == nil ? .local : source, api: api, waits: waits)
 
         // First run: an empty store gets the demo corpus, so tweetsh works offline on a fresh machine.
-        if (try? await store.isEmpty()) == true {
+        if !store.isReadOnly, (try? await store.isEmpty()) == true {
             do {
                 let corpus = DemoCorpus.firstRun
                 try await store.insert(Array(corpus))

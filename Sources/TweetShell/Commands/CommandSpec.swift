@@ -75,6 +75,10 @@ public struct CommandSpec: Sendable {
             summary: "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv columns.",
             flags: ["--format"], examples: ["export results.jsonl", "export results.csv --format csv"]),
         CommandSpec(
+            name: "backup", aliases: [], synopsis: "backup <file>",
+            summary: "Write a consistent copy of the local store to a new file, even while other shells use it.",
+            flags: [], examples: ["backup ~/tweets-backup.sqlite"]),
+        CommandSpec(
             name: "format", aliases: [], synopsis: "format [compact|detail|json|csv]",
             summary: "Show or set how results are printed.", flags: ["compact", "detail", "json", "csv"],
             examples: ["format detail", "format json"]),

@@ -26,6 +26,8 @@ public enum ShellCommand: Equatable, Sendable {
     case importFile(String)
     /// `export <file> [--format …]`.
     case export(path: String, format: ExportFormat)
+    /// `backup <file>`: a consistent copy of the store in a new file.
+    case backup(path: String)
     /// `format` (show) or `format <kind>` (set).
     case format(OutputFormat?)
     /// `limits`.
@@ -218,6 +220,10 @@ extension ShellCommand {
                 format = f
             }
             return .export(path: path.text, format: format)
+        case "backup":
+            let path = try parser.required("a new file to write the copy to")
+            try parser.end()
+            return .backup(path: path.text)
         case "format":
             let kind = try parser.optionalKeyword(OutputFormat.allCases.map(\.rawValue))
             try parser.end()

@@ -146,6 +146,7 @@ public final class ShellSession: @unchecked Sendable {
         case .source(let kind): return setSource(kind)
         case .importFile(let path): return await importCollection(path)
         case .export(let path, let format): return export(to: path, format: format)
+        case .backup(let path): return await backup(to: path)
         case .format(let kind):
             if let kind { display.format = kind }
             output.note("format: \(display.format.rawValue)")
