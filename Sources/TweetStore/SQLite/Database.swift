@@ -11,6 +11,8 @@ final class Database: @unchecked Sendable {
 
     init(connection: Connection, label: String) {
         self.connection = connection
+        let path = connection.path
+        storePath = path.isEmpty ? nil : path
         self.queue = DispatchQueue(label: label, qos: .userInitiated)
     }
 
@@ -52,11 +54,8 @@ final class Database: @unchecked Sendable {
         return pending
     }
 
-    /// The file, for messages; nil in memory.
-    private var storePath: String? {
-        let path = connection.path
-        return path.isEmpty ? nil : path
-    }
+    /// The file, for messages; nil in memory. Read once: the connection cannot say after it closes.
+    private let storePath: String?
 
     private func perform<T>(token: CancelToken, _ body: (Connection) throws -> T) throws -> T {
         if token.isCancelled { throw CancellationError() }
