@@ -111,6 +111,10 @@ struct StoreOpener {
         let version: Int
         let tables: [String]
         do {
+            // One read transaction, so both come from the same snapshot: another process creating the schema
+            // commits its tables and its version together.
+            try connection.execute("BEGIN")
+            defer { try? connection.execute("COMMIT") }
             version = Int(try connection.scalar("PRAGMA user_version") ?? 0)
             tables = try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.text(0) }
         } catch var error as StoreError where error.kind == .notAStore {

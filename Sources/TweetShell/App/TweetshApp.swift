@@ -90,15 +90,17 @@ public enum TweetshApp {
         }
         let sources = SourceState(current: api == nil ? .local : source, api: api, waits: waits)
 
-        // First run: an empty store gets the demo corpus, so tweetsh works offline on a fresh machine.
-        if !store.isReadOnly, (try? await store.isEmpty()) == true {
+        // First run: an empty store gets the demo corpus, so tweetsh works offline on a fresh machine. Of several
+        // shells starting at once on a new store, one seeds it.
+        if !store.isReadOnly {
+            let corpus = DemoCorpus.firstRun
             do {
-                let corpus = DemoCorpus.firstRun
-                try await store.insert(Array(corpus))
-                output.note(
-                    "First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
-                        + "(\"\(DemoCorpus.sourceLabel)\"). 'import <file>' adds your own; 'auth' connects to the X API."
-                )
+                if try await store.seedIfEmpty({ Array(corpus) }) {
+                    output.note(
+                        "First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
+                            + "(\"\(DemoCorpus.sourceLabel)\"). 'import <file>' adds your own; 'auth' connects to the "
+                            + "X API.")
+                }
             } catch {
                 output.warning("could not create the demo corpus: \(ErrorText.describe(error))")
             }
