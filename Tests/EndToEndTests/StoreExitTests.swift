@@ -56,6 +56,27 @@ final class StoreExitTests: XCTestCase {
         }
     }
 
+    /// An interactive shell at its prompt: Ctrl-C there only clears the line (the line editor's own handling), and
+    /// SIGTERM (a closed terminal window, `kill`) goes through the line editor's terminal guard to the shell's own
+    /// handler, which closes the store before the shell dies of it.
+    func testInteractiveShellKilledAtThePromptLeavesTheDatabaseFileComplete() throws {
+        let tweetsh = Tweetsh()
+        let (file, searchable) = try collection(tweetsh)
+        let store = tweetsh.home.file("t.sqlite")
+        let terminal = try tweetsh.terminal(["--store", store])
+        let prompt = "(local, no key)> "
+        try terminal.waitForPrompt(prompt, timeout: 20)
+        terminal.type("import \(file)\r")
+        _ = try terminal.waitFor("imported ", timeout: 60)
+        try terminal.waitForPrompt(prompt, timeout: 20)
+        terminal.type("\u{03}")
+        try terminal.waitForPrompt(prompt, timeout: 20)
+        kill(terminal.pid, SIGTERM)
+        let status = try terminal.waitForExit(timeout: 20)
+        XCTAssertEqual(status & 0x7F, SIGTERM, "died of SIGTERM: \(terminal.output)")
+        try assertFileAloneIsComplete(store, searchable: searchable, in: tweetsh)
+    }
+
     /// SIGTERM in the middle of an import: the batch being written rolls back, and the file alone holds exactly the
     /// committed batches, which its import record claims.
     func testSIGTERMDuringAnImportLeavesTheCommittedBatches() throws {
