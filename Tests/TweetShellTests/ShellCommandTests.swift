@@ -42,8 +42,27 @@ final class ShellCommandTests: XCTestCase {
             .thread(.id(1460323737035677698)))
         XCTAssertEqual(
             parseError("show abc"),
-            CommandError("expected a result number, tweet id or tweet URL, found 'abc'", column: 6))
+            CommandError("expected a result number, id:<tweet id> or a tweet URL, found 'abc'", column: 6))
         XCTAssertEqual(parseError("show 3 4"), CommandError("unexpected '4' after show", column: 8))
+    }
+
+    /// A short number is a result number, however long the list; `id:` or ten digits and more name a tweet.
+    func testResultNumbersAndTweetIdsAreToldApart() throws {
+        XCTAssertEqual(try ShellCommand.parse("show 20"), .show(.index(20)))
+        XCTAssertEqual(try ShellCommand.parse("show 123456789"), .show(.index(123_456_789)))
+        XCTAssertEqual(try ShellCommand.parse("show id:20"), .show(.id(20)))
+        XCTAssertEqual(try ShellCommand.parse("show ID:7"), .show(.id(7)))
+        XCTAssertEqual(try ShellCommand.parse("thread id:20"), .thread(.id(20)))
+        XCTAssertEqual(try ShellCommand.parse("show 1234567890"), .show(.id(1_234_567_890)))
+        XCTAssertNil(TweetReference("id:"))
+        XCTAssertNil(TweetReference("id:-3"))
+        XCTAssertNil(TweetReference("0"))
+        XCTAssertNil(TweetReference("٣"), "digits of other scripts are not numbers here")
+    }
+
+    func testWordsAfterQuitOrExitStillLeave() throws {
+        XCTAssertEqual(try ShellCommand.parse("exit now"), .quit)
+        XCTAssertEqual(try ShellCommand.parse("quit please now"), .quit)
     }
 
     func testOtherCommands() throws {
@@ -92,5 +111,23 @@ final class ShellCommandTests: XCTestCase {
         } catch {
             return error
         }
+    }
+}
+
+/// One-shot commands come as words the user's shell already split.
+final class OneShotWordsTests: XCTestCase {
+    func testEachArgumentIsOneWordVerbatim() throws {
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["search", "\"open data\""]),
+            .search(SearchOptions(query: "\"open data\"")))
+        XCTAssertEqual(try ShellCommand.parse(arguments: ["search", "a;b"]), .search(SearchOptions(query: "a;b")))
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["search", "a;", "show", "1"]),
+            .search(SearchOptions(query: "a; show 1")))
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["search", "--limit", "5", "open data"]),
+            .search(SearchOptions(query: "open data", limit: 5)), "never re-quoted")
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["import", "my file's.jsonl"]), .importFile("my file's.jsonl"))
     }
 }

@@ -6,9 +6,9 @@ public enum ShellCommand: Equatable, Sendable {
     case search(SearchOptions)
     /// `more [N]`.
     case more(count: Int?)
-    /// `show <n|id|url>`.
+    /// `show <n|id:ID|url>`.
     case show(TweetReference)
-    /// `thread <n|id>`.
+    /// `thread <n|id:ID>`.
     case thread(TweetReference)
     /// `user @handle`.
     case user(String)
@@ -58,6 +58,9 @@ public struct SearchOptions: Equatable, Sendable {
     public var newOnly = false
     /// `--refresh`: fetch again instead of answering from the cache.
     public var refresh = false
+    /// `--allow-secret`: send a word shaped like a bearer token to the API anyway (it is not the user's own token;
+    /// that one is never sent).
+    public var allowSecretShapes = false
     /// Whether running the search records it in the search history (`history searches`). Live search turns this
     /// off for the queries typed on the way and records only the one the user keeps.
     public var recordsHistory = true
@@ -86,16 +89,21 @@ public enum TweetReference: Equatable, Sendable {
     /// A tweet id.
     case id(TweetID)
 
-    /// Parses `27`, `1460323737035677698` or `https://x.com/user/status/1460323737035677698`.
-    /// Numbers of up to 6 digits are result numbers; longer ones are tweet ids.
+    /// Parses `27`, `id:20`, `1460323737035677698` or `https://x.com/user/status/1460323737035677698`.
+    /// A number of up to 9 digits is a result number; `id:N` and any number of 10 or more digits are tweet ids (every
+    /// tweet id since 2010 has at least 17), so `show 20` is result 20 and `show id:20` is tweet 20.
     public init?(_ text: String) {
         if let slash = text.range(of: "/status/") {
             let tail = text[slash.upperBound...].prefix { $0.isNumber }
             guard let id = TweetID(tail) else { return nil }
             self = .id(id)
-        } else if text.count <= 6, let n = Int(text), n > 0 {
+        } else if text.lowercased().hasPrefix("id:") {
+            let digits = text.dropFirst(3)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let id = TweetID(digits) else { return nil }
+            self = .id(id)
+        } else if text.count < 10, text.allSatisfy(\.isASCII), let n = Int(text), n > 0 {
             self = .index(n)
-        } else if let id = TweetID(text) {
+        } else if text.count >= 10, text.allSatisfy(\.isASCII), let id = TweetID(text) {
             self = .id(id)
         } else {
             return nil
@@ -136,7 +144,16 @@ public enum OutputFormat: String, Equatable, Sendable, CaseIterable {
 extension ShellCommand {
     /// Parses one command line (history expansion such as `!3` has already been applied).
     public static func parse(_ line: String) throws(CommandError) -> ShellCommand {
-        let words = try CommandWords(line)
+        try parse(words: CommandWords(line))
+    }
+
+    /// Parses a one-shot command from words the user's shell already split (`tweetsh search '"open data"'`): each
+    /// argument is one word, verbatim, so quotes and `;` inside it stay part of it.
+    public static func parse(arguments: [String]) throws(CommandError) -> ShellCommand {
+        try parse(words: CommandWords(arguments: arguments))
+    }
+
+    private static func parse(words: CommandWords) throws(CommandError) -> ShellCommand {
         guard let first = words.words.first else { throw CommandError("empty command") }
         guard let spec = CommandSpec.named(first.text) else {
             let hint =
@@ -242,7 +259,7 @@ extension ShellCommand {
             try parser.end()
             return .help(topic)
         default:
-            try parser.end()
+            // `quit` and `exit` leave whatever follows them (`exit now`), as a shell's `exit` would.
             return .quit
         }
     }
@@ -298,10 +315,10 @@ private struct ArgumentParser {
     }
 
     mutating func reference() throws(CommandError) -> TweetReference {
-        let word = try required("a result number, tweet id or tweet URL")
+        let word = try required("a result number, id:<tweet id> or a tweet URL")
         guard let reference = TweetReference(word.text) else {
             throw CommandError(
-                "expected a result number, tweet id or tweet URL, found '\(word.text)'", column: word.offset + 1)
+                "expected a result number, id:<tweet id> or a tweet URL, found '\(word.text)'", column: word.offset + 1)
         }
         return reference
     }
@@ -321,6 +338,7 @@ private struct ArgumentParser {
             case "--archive": options.fullArchive = true
             case "--new": options.newOnly = true
             case "--refresh": options.refresh = true
+            case "--allow-secret": options.allowSecretShapes = true
             case "--source":
                 let value = try required("x or local after --source")
                 guard let kind = SourceKind(rawValue: value.text.lowercased()) else {

@@ -10,15 +10,23 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
     public struct Settings: Sendable {
         /// The format.
         public var format: OutputFormat
-        /// Terminal columns.
+        /// Terminal columns, for layouts that wrap (`detail`).
         public var width: Int
+        /// Where compact rows are cut: the terminal's width, or `--width`/`COLUMNS`; nil (piped output) never cuts.
+        public var rowWidth: Int?
         /// The time ages are measured from.
         public var now: Date
 
-        /// Creates settings.
+        /// Creates settings for a terminal: rows are cut at `width`.
         public init(format: OutputFormat, width: Int, now: Date) {
+            self.init(format: format, width: width, rowWidth: width, now: now)
+        }
+
+        /// Creates settings whose rows are cut at `rowWidth`, or never when it is nil.
+        public init(format: OutputFormat, width: Int, rowWidth: Int?, now: Date) {
             self.format = format
             self.width = width
+            self.rowWidth = rowWidth
             self.now = now
         }
     }
@@ -70,7 +78,7 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
         switch settings.format {
         case .compact:
             output.lines(
-                CompactRenderer(width: settings.width, style: output.style, now: settings.now).lines(for: items))
+                CompactRenderer(width: settings.rowWidth, style: output.style, now: settings.now).lines(for: items))
         case .detail:
             let renderer = DetailRenderer(width: settings.width, style: output.style)
             for item in items { output.lines(renderer.lines(for: item) + [""]) }

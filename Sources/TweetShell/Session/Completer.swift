@@ -9,7 +9,9 @@ final class Completer: @unchecked Sendable {
     }
 
     func complete(_ request: CompletionRequest) -> [String] {
-        Self.candidates(for: request, words: session.completionWords())
+        // Handles and tags come from tweets; one holding a control character is no handle anyone types, and listing
+        // it would write the character to the terminal.
+        Self.candidates(for: request, words: session.completionWords()).filter { !TerminalText.needsWork($0) }
     }
 
     /// The candidates for the word before the cursor; each replaces that word.

@@ -118,25 +118,10 @@ extension ShellSession {
                 output.error("no command '\(topic)'\(hint)")
                 return .failed
             }
-            var lines = [output.style.bold(spec.synopsis), "  " + spec.summary]
-            if !spec.aliases.isEmpty { lines.append("  also: " + spec.aliases.joined(separator: ", ")) }
-            lines.append("  examples:")
-            lines += spec.examples.map { "    " + $0 }
-            if spec.name == "search" {
-                lines.append(
-                    "  query operators: \"phrase\" OR -not (group) #tag @user from: to: lang: is:retweet|reply|quote")
-                lines.append(
-                    "    has:links|media|mentions|hashtags url: conversation_id: min_likes: min_reposts: since: until:")
-            }
-            output.lines(lines)
+            output.lines(HelpText.lines(for: spec, width: display.current().width, style: output.style))
             return .ok
         }
-        let width = CommandSpec.all.map(\.name.count).max() ?? 8
-        output.lines(
-            CommandSpec.all.map { spec in
-                "  " + output.style.bold(spec.name) + String(repeating: " ", count: width - spec.name.count + 2)
-                    + spec.summary
-            } + ["", "  !N, !!, !prefix re-run an earlier command; help <command> shows examples."])
+        output.lines(HelpText.lines(for: nil, width: display.current().width, style: output.style))
         return .ok
     }
 

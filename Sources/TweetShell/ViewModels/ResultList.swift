@@ -82,7 +82,8 @@ public enum ResultBuilder {
                     retweetedAuthor: original?.authorID.flatMap { users[$0] },
                     quoted: quoted,
                     replyToHandle: replyHandle,
-                    media: (original ?? tweet).mediaKeys.compactMap { mediaByKey[$0] }
+                    media: (original ?? tweet).mediaKeys.compactMap { mediaByKey[$0] },
+                    retweeted: original
                 ))
         }
         return result
