@@ -117,7 +117,12 @@ struct QueryCompiler {
             phrases.allSatisfy({ $0.contains(where: { $0.isLetter || $0.isNumber || $0 == "_" }) })
         else { return nil }
         let suffix = prefix ? "\" *" : "\""
-        let quoted = phrases.map { column + ":\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + suffix }
+        // FTS5 reads its expression up to a NUL byte, so a NUL in a phrase (never part of a token) becomes a space.
+        let quoted = phrases.map { phrase in
+            column + ":\""
+                + phrase.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "\u{0}", with: " ")
+                + suffix
+        }
         return quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " OR ") + ")"
     }
 

@@ -78,6 +78,9 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("export 'my results.csv'"), .export(path: "my results.csv", format: .csv))
         XCTAssertEqual(
             try ShellCommand.parse("export out.txt --format flat"), .export(path: "out.txt", format: .flattenedJSONL))
+        XCTAssertEqual(try ShellCommand.parse("backup '~/my backup.sqlite'"), .backup(path: "~/my backup.sqlite"))
+        XCTAssertNotNil(parseError("backup"), "backup needs a file")
+        XCTAssertNotNil(parseError("backup a.sqlite b.sqlite"), "backup takes one file")
         XCTAssertEqual(try ShellCommand.parse("format json"), .format(.json))
         XCTAssertEqual(try ShellCommand.parse("EXIT"), .quit)
         XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))

@@ -73,8 +73,16 @@ public enum TweetshApp {
                         + "\(max(1, tweets / 90_000)) s")
             }
         } catch {
-            output.error("cannot open the tweet store: \(ErrorText.describe(error))")
+            output.error(ErrorText.describe(error))
             return 1
+        }
+        // However the shell ends, the store is closed, which folds its write-ahead log into the file.
+        ExitSignals.shared.install { store.close() }
+        defer { store.close() }
+        if let reason = store.readOnlyReason {
+            output.warning(
+                "the store \(store.path ?? "") is read-only (\(reason)): searching, paging, show and export work, "
+                    + "but search history and the API cache are not saved")
         }
 
         // Credentials and the API client.
@@ -90,7 +98,7 @@ public enum TweetshApp {
                 output.warning(problem)
             }
             credentials.origin = origin
-            api = XAPISource(client: client, cache: store, onWarning: { output.warning($0) })
+            api = XAPISource(client: client, cache: store.isReadOnly ? nil : store, onWarning: { output.warning($0) })
         } catch XAPIError.missingCredentials {
             // Nothing configured: the local store is the source, as the prompt says.
         } catch {
@@ -105,15 +113,17 @@ public enum TweetshApp {
         }
         let sources = SourceState(current: api == nil ? .local : source, api: api, waits: waits)
 
-        // First run: an empty store gets the demo corpus, so tweetsh works offline on a fresh machine.
-        if (try? await store.isEmpty()) == true {
+        // First run: an empty store gets the demo corpus, so tweetsh works offline on a fresh machine. Of several
+        // shells starting at once on a new store, one seeds it.
+        if !store.isReadOnly {
+            let corpus = DemoCorpus.firstRun
             do {
-                let corpus = DemoCorpus.firstRun
-                try await store.insert(Array(corpus))
-                output.note(
-                    "First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
-                        + "(\"\(DemoCorpus.sourceLabel)\"). 'import <file>' adds your own; 'auth' connects to the X API."
-                )
+                if try await store.seedIfEmpty({ Array(corpus) }) {
+                    output.note(
+                        "First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
+                            + "(\"\(DemoCorpus.sourceLabel)\"). 'import <file>' adds your own; 'auth' connects to the "
+                            + "X API.")
+                }
             } catch {
                 output.warning("could not create the demo corpus: \(ErrorText.describe(error))")
             }

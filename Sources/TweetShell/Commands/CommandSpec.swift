@@ -86,6 +86,10 @@ public struct CommandSpec: Sendable {
                 "export people.csv --columns id,created_at,author.username,text",
             ]),
         CommandSpec(
+            name: "backup", aliases: [], synopsis: "backup <file>",
+            summary: "Write a consistent copy of the local store to a new file, even while other shells use it.",
+            flags: [], examples: ["backup ~/tweets-backup.sqlite"]),
+        CommandSpec(
             name: "format", aliases: [], synopsis: "format [compact|detail|json|csv [--columns a,b,c]]",
             summary: "Show or set how results are printed; csv prints twarc-csv's columns, or those chosen.",
             flags: ["compact", "detail", "json", "csv", "--columns"],

@@ -26,6 +26,8 @@ public enum ShellCommand: Equatable, Sendable {
     case importFile(String)
     /// `export <file> [--format …] [--columns a,b,c]`; the columns apply to CSV.
     case export(path: String, format: ExportFormat, columns: TwarcCSVColumns = .twarcDefaults)
+    /// `backup <file>`: a consistent copy of the store in a new file.
+    case backup(path: String)
     /// `format` (show) or `format <kind>` (set); `format csv --columns a,b,c` chooses the CSV's columns.
     case format(OutputFormat?, columns: TwarcCSVColumns = .twarcDefaults)
     /// `limits`.
@@ -244,6 +246,10 @@ extension ShellCommand {
                     column: columns.flag.offset + 1)
             }
             return .export(path: path.text, format: format, columns: columns?.0 ?? .twarcDefaults)
+        case "backup":
+            let path = try parser.required("a new file to write the copy to")
+            try parser.end()
+            return .backup(path: path.text)
         case "format":
             let kind = try parser.optionalKeyword(OutputFormat.allCases.map(\.rawValue))
             var columns = TwarcCSVColumns.twarcDefaults

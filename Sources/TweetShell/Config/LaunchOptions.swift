@@ -11,7 +11,7 @@ public struct LaunchOptions: Equatable, Sendable {
     public var json = false
     /// `--source x|local`.
     public var source: SourceKind?
-    /// `--store PATH`: the SQLite store to open.
+    /// `--store PATH`: the SQLite store to open; also an SQLite URI (`file:PATH?mode=ro` opens it read-only).
     public var storePath: String?
     /// `--config PATH`.
     public var configPath: String?

@@ -63,6 +63,8 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     /// Records that `query` ran on `source` now, with the newest id it showed (the store keeps the newest ever, for
     /// `--new`) and where its next page starts (for `more` after a restart).
     private func record(_ query: String, source: String, newest: TweetID?, nextCursor: String?) async throws {
+        // A read-only store keeps no history; the shell said so once at start.
+        guard !store.isReadOnly else { return }
         try await store.recordSearch(
             SearchHistoryEntry(
                 query: query, source: source, lastRun: now(),
@@ -191,7 +193,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         case .x:
             page = try await sources.requireAPI().search(request, cursor: cursor, policy: .cacheFirst(maxAge: nil)).page
         }
-        if search.recordsHistory, !holdsOwnToken(search.query),
+        if search.recordsHistory, !store.isReadOnly, !holdsOwnToken(search.query),
             let previous = try await store.lastSearch(query: search.query, source: kind.rawValue)
         {
             var entry = previous

@@ -156,6 +156,7 @@ public final class ShellSession: @unchecked Sendable {
         case .source(let kind): return setSource(kind)
         case .importFile(let path): return await importCollection(path)
         case .export(let path, let format, let columns): return export(to: path, format: format, columns: columns)
+        case .backup(let path): return await backup(to: path)
         case .format(let kind, let columns):
             if let kind { display.set(kind, columns: columns) }
             let chosen = display.format == .csv && display.csvColumns != .twarcDefaults

@@ -1,0 +1,29 @@
+import TweetKit
+
+extension TweetStore {
+    /// Inserts the pages `make` returns when the store holds no tweet at all, and says whether it did.
+    ///
+    /// Emptiness is decided again under the write lock, so when several processes start on a new store at once
+    /// exactly one seeds it, and `make` (which may be expensive: the demo corpus is generated) runs only in that one.
+    /// The others wait for its commit and find the store full.
+    public func seedIfEmpty(_ make: @escaping @Sendable () -> [Page]) async throws -> Bool {
+        guard try await isEmpty() else { return false }
+        return try await database.run { connection in
+            try connection.beginImmediate()
+            do {
+                guard try connection.scalar("SELECT EXISTS (SELECT 1 FROM tweets LIMIT 1)") == 0 else {
+                    try connection.execute("COMMIT")
+                    return false
+                }
+                let batch = PreparedBatch(make())
+                try Writer(connection: connection).write(batch)
+                try connection.execute("COMMIT")
+                return true
+            } catch {
+                try? connection.execute("ROLLBACK")
+                connection.writtenUsers.removeAll()
+                throw error
+            }
+        }
+    }
+}
