@@ -135,4 +135,38 @@ final class ZipTests: XCTestCase {
         [1, 2].publisher.zip([1, 2].publisher, [1, 2].publisher, [1, 2].publisher) { $0 + $1 + $2 + $3 }.subscribe(four)
         XCTAssertTrue(four.saw([4, 8], .finished))
     }
+
+    /// A long backlog on one side is paired oldest first, also after the slot compacts what it has handed out.
+    func testLongBacklogPairsInOrderOfDifferentTypes() {
+        let numbers = PassthroughSubject<Int, Never>()
+        let words = PassthroughSubject<String, Never>()
+        let flags = PassthroughSubject<Bool, Never>()
+        let tracker = TrackingSubscriber<String, Never>()
+        numbers.zip(words, flags) { "\($0)\($1)\($2 ? "+" : "-")" }.subscribe(tracker)
+        for i in 0..<300 { numbers.send(i) }
+        for i in 0..<300 {
+            words.send("w\(i)")
+            flags.send(i.isMultiple(of: 2))
+        }
+        XCTAssertEqual(tracker.values, (0..<300).map { "\($0)w\($0)\($0.isMultiple(of: 2) ? "+" : "-")" })
+    }
+
+    /// Values waiting for a partner are released when the zip fails, not kept until the subscription goes away.
+    func testWaitingValuesAreReleasedAtFailure() {
+        final class Token {}
+        weak var weakToken: Token?
+        let tokens = PassthroughSubject<Token, S2Error>()
+        let numbers = PassthroughSubject<Int, S2Error>()
+        let tracker = TrackingSubscriber<(Token, Int), S2Error>()
+        tokens.zip(numbers).subscribe(tracker)
+        do {
+            let token = Token()
+            weakToken = token
+            tokens.send(token)
+        }
+        XCTAssertNotNil(weakToken, "held until a number comes")
+        numbers.send(completion: .failure(S2Error(3)))
+        XCTAssertEqual(tracker.failure, S2Error(3))
+        XCTAssertNil(weakToken)
+    }
 }

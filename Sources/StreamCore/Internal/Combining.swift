@@ -131,48 +131,75 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
 }
 
 /// The values one upstream sent that no combination has used up yet, typed. Only touched under the storage's lock.
+///
+/// A ring of raw cells rather than an Array: a combination takes from every slot inside a pack expansion, which the
+/// compiler does not specialize, and Array's generic paths there cost metadata look-ups per value (zip ran at twice
+/// its former time). Moving out of a cell is one value-witness call, and releases the value as it is handed on.
 @usableFromInline
 internal final class CombiningSlot<Value> {
     @usableFromInline internal let index: Int
-    @usableFromInline internal var values: [Value] = []
-    @usableFromInline internal var head = 0
+    /// `capacity` cells (a power of two); `count` of them hold values, the oldest at `head`.
+    // Only touched under the storage's lock, so the runtime's exclusivity checks would be pure cost.
+    @usableFromInline @exclusivity(unchecked) internal var cells: UnsafeMutablePointer<Value>
+    @usableFromInline @exclusivity(unchecked) internal var capacity = 1
+    @usableFromInline @exclusivity(unchecked) internal var head = 0
+    @usableFromInline @exclusivity(unchecked) internal var count = 0
 
     /// Numbers the slots in order as a pack expansion creates them.
     @inlinable
     internal init(numbering counter: inout Int) {
         index = counter
         counter += 1
+        cells = .allocate(capacity: 1)
     }
 
+    @inlinable
+    deinit {
+        clear()
+        cells.deallocate()
+    }
+
+    /// zip (`queueing`) adds the value after the others; combineLatest keeps only the latest.
     @inlinable
     internal func store(_ value: Value, queueing: Bool) {
-        if queueing || values.isEmpty {
-            values.append(value)
-        } else {
-            values[0] = value
+        if !queueing && count == 1 {
+            cells[head] = value
+            return
         }
+        if count == capacity { grow() }
+        (cells + ((head + count) & (capacity - 1))).initialize(to: value)
+        count += 1
     }
 
-    /// The oldest value (zip, `consuming`) or the latest one (combineLatest).
+    /// The oldest value, moved out (zip, `consuming`), or a copy of the latest one (combineLatest).
     @inlinable
     internal func take(consuming: Bool) -> Value {
-        guard consuming else { return values[0] }
-        let value = values[head]
-        head += 1
-        if head == values.count {
-            values.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64 && head * 2 >= values.count {
-            values.removeFirst(head)
-            head = 0
-        }
+        guard consuming else { return cells[head] }
+        let value = (cells + head).move()
+        head = (head + 1) & (capacity - 1)
+        count -= 1
         return value
     }
 
     @inlinable
-    internal func clear() {
-        values = []
+    internal func grow() {
+        let larger = UnsafeMutablePointer<Value>.allocate(capacity: capacity * 2)
+        for offset in 0..<count {
+            (larger + offset).initialize(to: (cells + ((head + offset) & (capacity - 1))).move())
+        }
+        cells.deallocate()
+        cells = larger
+        capacity *= 2
         head = 0
+    }
+
+    @inlinable
+    internal func clear() {
+        for offset in 0..<count {
+            (cells + ((head + offset) & (capacity - 1))).deinitialize(count: 1)
+        }
+        head = 0
+        count = 0
     }
 }
 
@@ -185,8 +212,9 @@ where Downstream.Input == (repeat each Input) {
     @usableFromInline typealias Step = DeliveryQueue<Downstream.Input, Downstream.Failure>.Step
 
     @usableFromInline internal let lock = Lock()
-    @usableFromInline internal var machine: Machine
-    @usableFromInline internal var downstream: Downstream?
+    // Only touched under `lock`, so the runtime's exclusivity checks would be pure cost (they were a third of zip's).
+    @usableFromInline @exclusivity(unchecked) internal var machine: Machine
+    @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
     @usableFromInline internal let slots: (repeat CombiningSlot<each Input>)
     @usableFromInline internal let name: String
 
