@@ -77,6 +77,22 @@ final class CombineLatestTests: XCTestCase {
 }
 
 final class ZipTests: XCTestCase {
+    /// The N-ary publishers are equal exactly when their upstreams are, member by member (Combine's conformance).
+    func testNaryPublishersAreEqualWhenTheirUpstreamsAre() {
+        let (one, two) = (Just(1), Just(2))
+        XCTAssertEqual(Publishers.Zip(one, two), Publishers.Zip(one, two))
+        XCTAssertNotEqual(Publishers.Zip(one, two), Publishers.Zip(one, one))
+        XCTAssertEqual(Publishers.Zip4(one, two, one, two), Publishers.Zip4(one, two, one, two))
+        XCTAssertNotEqual(Publishers.Zip4(one, two, one, two), Publishers.Zip4(one, two, one, one))
+        XCTAssertEqual(Publishers.CombineLatest3(one, two, one), Publishers.CombineLatest3(one, two, one))
+        XCTAssertNotEqual(Publishers.CombineLatest3(one, two, one), Publishers.CombineLatest3(two, two, one))
+        XCTAssertEqual(Publishers.Merge(one, two), Publishers.Merge(one, two))
+        XCTAssertNotEqual(Publishers.Merge(one, two), Publishers.Merge(two, one))
+        let eight = Publishers.Merge8(one, one, one, one, one, one, one, two)
+        XCTAssertEqual(eight, Publishers.Merge8(one, one, one, one, one, one, one, two))
+        XCTAssertNotEqual(eight, Publishers.Merge8(one, one, one, one, one, one, one, one))
+    }
+
     func testPairsInOrder() {
         let a = PassthroughSubject<Int, S2Error>()
         let b = PassthroughSubject<String, S2Error>()
