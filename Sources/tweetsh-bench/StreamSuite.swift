@@ -46,6 +46,15 @@ enum StreamSuite: BenchSuite {
         StreamWorkload(
             id: "x3", label: "for await over (0..<1M).publisher.values", elements: 1_000_000,
             run: { valuesForAwait(count: 1_000_000) }),
+        StreamWorkload(
+            id: "n1", label: "two subjects → merge → sink, 1M sends", elements: 1_000_000,
+            run: { mergeTwo(sends: 1_000_000) }),
+        StreamWorkload(
+            id: "n2", label: "two subjects → combineLatest → sink, 1M sends", elements: 1_000_000,
+            run: { combineLatestTwo(sends: 1_000_000) }),
+        StreamWorkload(
+            id: "n3", label: "two subjects → zip → sink, 1M sends (500k pairs)", elements: 1_000_000,
+            run: { zipTwo(sends: 1_000_000) }),
     ]
 
     static func run(arguments: [String]) throws -> [Figure] {
@@ -213,6 +222,47 @@ extension StreamSuite {
         let cancellable = subject.flatMap(maxPublishers: .unlimited) { Just($0) }.sink { accumulator.sum &+= $0 }
         for i in 0..<count {
             subject.send(i)
+        }
+        cancellable.cancel()
+        return accumulator.sum
+    }
+}
+
+// MARK: - n1–n3: the N-ary operators. Two subjects take turns sending, so every send goes through the operator's
+// shared core once: merge forwards it, combineLatest combines it with the other side's latest, zip pairs every second.
+
+extension StreamSuite {
+    static func mergeTwo(sends: Int) -> Int {
+        let accumulator = BenchClosures.Accumulator()
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let cancellable = left.merge(with: right).sink { accumulator.sum &+= $0 }
+        for i in 0..<sends {
+            (i & 1 == 0 ? left : right).send(i)
+        }
+        cancellable.cancel()
+        return accumulator.sum
+    }
+
+    static func combineLatestTwo(sends: Int) -> Int {
+        let accumulator = BenchClosures.Accumulator()
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let cancellable = left.combineLatest(right).sink { accumulator.sum &+= $0.0 &- $0.1 }
+        for i in 0..<sends {
+            (i & 1 == 0 ? left : right).send(i)
+        }
+        cancellable.cancel()
+        return accumulator.sum
+    }
+
+    static func zipTwo(sends: Int) -> Int {
+        let accumulator = BenchClosures.Accumulator()
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let cancellable = left.zip(right).sink { accumulator.sum &+= $0.0 &+ $0.1 }
+        for i in 0..<sends {
+            (i & 1 == 0 ? left : right).send(i)
         }
         cancellable.cancel()
         return accumulator.sum

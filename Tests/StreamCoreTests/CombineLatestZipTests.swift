@@ -77,6 +77,22 @@ final class CombineLatestTests: XCTestCase {
 }
 
 final class ZipTests: XCTestCase {
+    /// The N-ary publishers are equal exactly when their upstreams are, member by member (Combine's conformance).
+    func testNaryPublishersAreEqualWhenTheirUpstreamsAre() {
+        let (one, two) = (Just(1), Just(2))
+        XCTAssertEqual(Publishers.Zip(one, two), Publishers.Zip(one, two))
+        XCTAssertNotEqual(Publishers.Zip(one, two), Publishers.Zip(one, one))
+        XCTAssertEqual(Publishers.Zip4(one, two, one, two), Publishers.Zip4(one, two, one, two))
+        XCTAssertNotEqual(Publishers.Zip4(one, two, one, two), Publishers.Zip4(one, two, one, one))
+        XCTAssertEqual(Publishers.CombineLatest3(one, two, one), Publishers.CombineLatest3(one, two, one))
+        XCTAssertNotEqual(Publishers.CombineLatest3(one, two, one), Publishers.CombineLatest3(two, two, one))
+        XCTAssertEqual(Publishers.Merge(one, two), Publishers.Merge(one, two))
+        XCTAssertNotEqual(Publishers.Merge(one, two), Publishers.Merge(two, one))
+        let eight = Publishers.Merge8(one, one, one, one, one, one, one, two)
+        XCTAssertEqual(eight, Publishers.Merge8(one, one, one, one, one, one, one, two))
+        XCTAssertNotEqual(eight, Publishers.Merge8(one, one, one, one, one, one, one, one))
+    }
+
     func testPairsInOrder() {
         let a = PassthroughSubject<Int, S2Error>()
         let b = PassthroughSubject<String, S2Error>()
@@ -134,5 +150,39 @@ final class ZipTests: XCTestCase {
         let four = TrackingSubscriber<Int, Never>()
         [1, 2].publisher.zip([1, 2].publisher, [1, 2].publisher, [1, 2].publisher) { $0 + $1 + $2 + $3 }.subscribe(four)
         XCTAssertTrue(four.saw([4, 8], .finished))
+    }
+
+    /// A long backlog on one side is paired oldest first, also after the slot compacts what it has handed out.
+    func testLongBacklogPairsInOrderOfDifferentTypes() {
+        let numbers = PassthroughSubject<Int, Never>()
+        let words = PassthroughSubject<String, Never>()
+        let flags = PassthroughSubject<Bool, Never>()
+        let tracker = TrackingSubscriber<String, Never>()
+        numbers.zip(words, flags) { "\($0)\($1)\($2 ? "+" : "-")" }.subscribe(tracker)
+        for i in 0..<300 { numbers.send(i) }
+        for i in 0..<300 {
+            words.send("w\(i)")
+            flags.send(i.isMultiple(of: 2))
+        }
+        XCTAssertEqual(tracker.values, (0..<300).map { "\($0)w\($0)\($0.isMultiple(of: 2) ? "+" : "-")" })
+    }
+
+    /// Values waiting for a partner are released when the zip fails, not kept until the subscription goes away.
+    func testWaitingValuesAreReleasedAtFailure() {
+        final class Token {}
+        weak var weakToken: Token?
+        let tokens = PassthroughSubject<Token, S2Error>()
+        let numbers = PassthroughSubject<Int, S2Error>()
+        let tracker = TrackingSubscriber<(Token, Int), S2Error>()
+        tokens.zip(numbers).subscribe(tracker)
+        do {
+            let token = Token()
+            weakToken = token
+            tokens.send(token)
+        }
+        XCTAssertNotNil(weakToken, "held until a number comes")
+        numbers.send(completion: .failure(S2Error(3)))
+        XCTAssertEqual(tracker.failure, S2Error(3))
+        XCTAssertNil(weakToken)
     }
 }

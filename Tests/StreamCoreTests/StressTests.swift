@@ -236,6 +236,25 @@ final class StressTests: XCTestCase {
         XCTAssertEqual(result.completions, 1)
     }
 
+    func testStressZipPairsInOrderAcrossThreads() {
+        let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+        let counter = StressCounter()
+        // Each thread feeds one side in order, so every tuple must hold four equal values; one that does not costs
+        // the sum a million.
+        subjects[0].zip(subjects[1], subjects[2], subjects[3])
+            .map { $0.0 == $0.1 && $0.1 == $0.2 && $0.2 == $0.3 ? $0.0 : -1_000_000 }
+            .subscribe(counter.subscriber())
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            for value in 0..<perThread { subjects[index].send(value) }
+            subjects[index].send(completion: .finished)
+        }
+        let result = counter.snapshot
+        XCTAssertEqual(result.count, perThread)
+        XCTAssertEqual(result.sum, perThread * (perThread - 1) / 2)
+        XCTAssertEqual(result.overlaps, 0, "downstream was entered by two threads at once")
+        XCTAssertEqual(result.completions, 1)
+    }
+
     func testStressMergeWithBackpressure() {
         let subjects = (0..<threads).map { _ in PassthroughSubject<Int, Never>() }
         let received = StressCounter()

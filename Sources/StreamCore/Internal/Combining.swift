@@ -1,17 +1,30 @@
-/// The state of combineLatest and zip over N upstreams. Values are kept type-erased per slot; the publisher's
-/// `combine` closure turns one value per slot back into the typed tuple.
+/// The state of combineLatest and zip over N upstreams, one slot per upstream. Pure: it counts what each slot holds
+/// and says what to do; the values themselves wait, typed, in the storage's `CombiningSlot`s.
 ///
 /// Demand: every downstream request is forwarded to every upstream. zip can then never buffer more than what was
 /// asked for. combineLatest, like Combine's, does not send a combination made while downstream has no demand, and does
 /// not send it later either: the next one comes with the next upstream value (Combine's recorded behaviour).
 @usableFromInline
 internal struct CombiningStateMachine<Output, Failure: Error> {
+    /// What to do with a value an upstream sent.
+    @usableFromInline
+    internal enum Reception {
+        /// The stream or that upstream is over: drop it.
+        case ignored
+        /// Keep it in its slot; no combination goes out.
+        case stored
+        /// Keep it in its slot, then take one value from every slot (zip consumes them) and offer the combination.
+        case combined
+    }
+
     @usableFromInline internal let zip: Bool
     @usableFromInline internal var queue = DeliveryQueue<Output, Failure>()
     @usableFromInline internal var subscriptions: [(any Subscription)?]
     @usableFromInline internal var finished: [Bool]
-    /// zip: values waiting per slot; combineLatest: at most the latest one per slot.
-    @usableFromInline internal var slots: [[Any]]
+    /// zip: values waiting per slot; combineLatest: 1 once the slot has a latest value.
+    @usableFromInline internal var counts: [Int]
+    /// Slots holding no value, so a combination needs no scan.
+    @usableFromInline internal var emptySlots: Int
     /// Everything downstream asked for so far, for an upstream that subscribes late.
     @usableFromInline internal var requested: Subscribers.Demand = .none
 
@@ -20,7 +33,8 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
         self.zip = zip
         subscriptions = Array(repeating: nil, count: count)
         finished = Array(repeating: false, count: count)
-        slots = Array(repeating: [], count: count)
+        counts = Array(repeating: 0, count: count)
+        emptySlots = count
     }
 
     /// Returns the demand to request (`.none`: nothing yet), or nil to cancel the subscription.
@@ -31,43 +45,27 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
         return requested
     }
 
-    /// True when every slot has a value.
+    /// Upstream `index` sent a value: whether to keep it, and whether it completes a combination to send now.
     @inlinable
-    internal var ready: Bool {
-        for slot in slots where slot.isEmpty { return false }
-        return true
-    }
-
-    /// Takes one combination's worth of values (zip consumes them; combineLatest keeps them).
-    @inlinable
-    internal mutating func take() -> [Any] {
-        if zip {
-            var values: [Any] = []
-            values.reserveCapacity(slots.count)
-            for index in slots.indices { values.append(slots[index].removeFirst()) }
-            return values
+    internal mutating func received(_ index: Int) -> Reception {
+        if queue.isClosed || finished[index] { return .ignored }
+        if counts[index] == 0 { emptySlots -= 1 }
+        counts[index] = zip ? counts[index] + 1 : 1
+        if emptySlots > 0 { return .stored }
+        if !zip {
+            return queue.demand == .none && !queue.delivering ? .stored : .combined
         }
-        return slots.map { $0[0] }
-    }
-
-    /// Stores a new value; returns one value per slot when they make a combination to send, else nil.
-    @inlinable
-    internal mutating func value(_ index: Int, _ value: Any) -> [Any]? {
-        if queue.isClosed || finished[index] { return nil }
-        if zip {
-            slots[index].append(value)
-        } else {
-            slots[index] = [value]
+        for slot in counts.indices {
+            counts[slot] -= 1
+            if counts[slot] == 0 { emptySlots += 1 }
         }
-        guard ready else { return nil }
-        if !zip && queue.demand == .none && !queue.delivering { return nil }
-        return take()
+        return .combined
     }
 
     /// zip finishes once some finished upstream has no values left to pair.
     @inlinable
     internal var zipExhausted: Bool {
-        for index in slots.indices where finished[index] && slots[index].isEmpty { return true }
+        for index in counts.indices where finished[index] && counts[index] == 0 { return true }
         return false
     }
 
@@ -83,10 +81,14 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
         return ([], .idle)
     }
 
-    /// After a zip delivery, the values consumed may have exhausted a finished upstream.
+    /// After a delivery: the next step, and for zip the upstreams to cancel when the values consumed have exhausted
+    /// a finished upstream.
     @inlinable
-    internal mutating func checkExhausted() -> ([any Subscription], DeliveryQueue<Output, Failure>.Step) {
-        guard zip, !queue.isClosed, zipExhausted else { return ([], .idle) }
+    internal mutating func delivered(
+        extra: Subscribers.Demand
+    ) -> ([any Subscription], DeliveryQueue<Output, Failure>.Step) {
+        let next = queue.delivered(extra: extra)
+        guard case .idle = next, zip, !queue.isClosed, zipExhausted else { return ([], next) }
         return (cancelAll(), queue.complete(.finished, flush: true))
     }
 
@@ -98,42 +100,146 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
         return live
     }
 
+    /// An upstream failed (`index`), or downstream cancelled (`failure` nil): the subscriptions to cancel, whether the
+    /// slots must be emptied, and the next step.
     @inlinable
     internal mutating func fail(_ index: Int?, _ failure: Failure?) -> (
-        [any Subscription], DeliveryQueue<Output, Failure>.Step
+        [any Subscription], clear: Bool, DeliveryQueue<Output, Failure>.Step
     ) {
-        if queue.closed { return ([], .idle) }
+        if queue.closed { return ([], false, .idle) }
         if let index { subscriptions[index] = nil }
         let live = cancelAll()
-        slots = Array(repeating: [], count: slots.count)
+        counts = Array(repeating: 0, count: counts.count)
+        emptySlots = counts.count
         guard let failure else {
             queue.cancel()
-            return (live, .idle)
+            return (live, true, .idle)
         }
-        if queue.pendingCompletion != nil { return (live, .idle) }
-        return (live, queue.complete(.failure(failure), flush: false))
+        if queue.pendingCompletion != nil { return (live, true, .idle) }
+        return (live, true, queue.complete(.failure(failure), flush: false))
+    }
+
+    /// Downstream asked for more: the upstreams to forward it to (nil when the stream is over), and the next step.
+    @inlinable
+    internal mutating func request(
+        _ demand: Subscribers.Demand
+    ) -> ([any Subscription]?, DeliveryQueue<Output, Failure>.Step) {
+        if queue.isClosed { return (nil, .idle) }
+        requested += demand
+        return (subscriptions.compactMap { $0 }, queue.request(demand))
     }
 }
 
+/// The values one upstream sent that no combination has used up yet, typed. Only touched under the storage's lock.
+///
+/// A ring of raw cells rather than an Array: a combination takes from every slot inside a pack expansion, which the
+/// compiler does not specialize, and Array's generic paths there cost metadata look-ups per value (zip ran at twice
+/// its former time). Moving out of a cell is one value-witness call, and releases the value as it is handed on.
 @usableFromInline
-internal final class CombiningStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+internal final class CombiningSlot<Value> {
+    @usableFromInline internal let index: Int
+    /// `capacity` cells (a power of two); `count` of them hold values, the oldest at `head`.
+    // Only touched under the storage's lock, so the runtime's exclusivity checks would be pure cost.
+    @usableFromInline @exclusivity(unchecked) internal var cells: UnsafeMutablePointer<Value>
+    @usableFromInline @exclusivity(unchecked) internal var capacity = 1
+    @usableFromInline @exclusivity(unchecked) internal var head = 0
+    @usableFromInline @exclusivity(unchecked) internal var count = 0
+
+    /// Numbers the slots in order as a pack expansion creates them.
+    @inlinable
+    internal init(numbering counter: inout Int) {
+        index = counter
+        counter += 1
+        cells = .allocate(capacity: 1)
+    }
+
+    @inlinable
+    deinit {
+        clear()
+        cells.deallocate()
+    }
+
+    /// zip (`queueing`) adds the value after the others; combineLatest keeps only the latest.
+    @inlinable
+    internal func store(_ value: Value, queueing: Bool) {
+        if !queueing && count == 1 {
+            cells[head] = value
+            return
+        }
+        if count == capacity { grow() }
+        (cells + ((head + count) & (capacity - 1))).initialize(to: value)
+        count += 1
+    }
+
+    /// The oldest value, moved out (zip, `consuming`), or a copy of the latest one (combineLatest).
+    @inlinable
+    internal func take(consuming: Bool) -> Value {
+        guard consuming else { return cells[head] }
+        let value = (cells + head).move()
+        head = (head + 1) & (capacity - 1)
+        count -= 1
+        return value
+    }
+
+    @inlinable
+    internal func grow() {
+        let larger = UnsafeMutablePointer<Value>.allocate(capacity: capacity * 2)
+        for offset in 0..<count {
+            (larger + offset).initialize(to: (cells + ((head + offset) & (capacity - 1))).move())
+        }
+        cells.deallocate()
+        cells = larger
+        capacity *= 2
+        head = 0
+    }
+
+    @inlinable
+    internal func clear() {
+        for offset in 0..<count {
+            (cells + ((head + offset) & (capacity - 1))).deinitialize(count: 1)
+        }
+        head = 0
+        count = 0
+    }
+}
+
+/// The storage behind combineLatest and zip of any arity: the state machine behind a lock, one typed slot per
+/// upstream (a parameter pack), and the downstream it serializes calls to.
+@usableFromInline
+internal final class CombiningStorage<Downstream: Subscriber, each Input>: Subscription, CustomStringConvertible
+where Downstream.Input == (repeat each Input) {
     @usableFromInline typealias Machine = CombiningStateMachine<Downstream.Input, Downstream.Failure>
     @usableFromInline typealias Step = DeliveryQueue<Downstream.Input, Downstream.Failure>.Step
 
     @usableFromInline internal let lock = Lock()
-    @usableFromInline internal var machine: Machine
-    @usableFromInline internal var downstream: Downstream?
-    @usableFromInline internal let combine: ([Any]) -> Downstream.Input
+    // Only touched under `lock`, so the runtime's exclusivity checks would be pure cost (they were a third of zip's).
+    @usableFromInline @exclusivity(unchecked) internal var machine: Machine
+    @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
+    @usableFromInline internal let slots: (repeat CombiningSlot<each Input>)
     @usableFromInline internal let name: String
 
     @inlinable
-    internal init(
-        downstream: Downstream, count: Int, zip: Bool, name: String, combine: @escaping ([Any]) -> Downstream.Input
-    ) {
-        self.downstream = downstream
-        self.combine = combine
-        self.name = name
+    internal init(downstream: Downstream, zip: Bool, name: String) {
+        var count = 0
+        slots = (repeat CombiningSlot<each Input>(numbering: &count))
         machine = Machine(count: count, zip: zip)
+        self.downstream = downstream
+        self.name = name
+    }
+
+    /// Creates the storage and hands it downstream as its subscription; the caller then attaches every upstream.
+    @inlinable
+    internal static func start(_ downstream: Downstream, zip: Bool, name: String) -> CombiningStorage {
+        let storage = CombiningStorage(downstream: downstream, zip: zip, name: name)
+        downstream.receive(subscription: storage)
+        return storage
+    }
+
+    /// Subscribes `upstream` to feed `slot`, one of this storage's `slots`.
+    @inlinable
+    internal func attach<Upstream: Publisher>(_ upstream: Upstream, to slot: CombiningSlot<Upstream.Output>)
+    where Upstream.Failure == Downstream.Failure {
+        upstream.subscribe(CombiningInput(storage: self, slot: slot))
     }
 
     @usableFromInline
@@ -159,11 +265,10 @@ internal final class CombiningStorage<Downstream: Subscriber>: Subscription, Cus
                 lock.unlock()
                 let extra = target?.receive(value) ?? .none
                 lock.lock()
-                let next = machine.queue.delivered(extra: extra)
-                let (toCancel, end) = next.isIdle ? machine.checkExhausted() : ([], .idle)
+                let (toCancel, next) = machine.delivered(extra: extra)
                 lock.unlock()
                 for subscription in toCancel { subscription.cancel() }
-                step = next.isIdle ? end : next
+                step = next
             }
         }
     }
@@ -180,17 +285,23 @@ internal final class CombiningStorage<Downstream: Subscriber>: Subscription, Cus
         if demand != .none { subscription.request(demand) }
     }
 
-    /// Taking the values and offering their combination happen under one lock, so combinations reach the queue in
-    /// the order their values arrived even when upstreams send from different threads. `combine` is the publisher's
-    /// own cast into a tuple, not user code.
+    /// Storing the value, taking one per slot and offering their combination happen under one lock, so combinations
+    /// reach the queue in the order their values arrived even when upstreams send from different threads.
     @inlinable
-    internal func value(_ index: Int, _ value: Any) -> Subscribers.Demand {
+    internal func value<Value>(_ value: Value, into slot: CombiningSlot<Value>) -> Subscribers.Demand {
         lock.lock()
-        guard let values = machine.value(index, value) else {
+        let reception = machine.received(slot.index)
+        if case .ignored = reception {
             lock.unlock()
             return .none
         }
-        let combined = combine(values)
+        let zip = machine.zip
+        slot.store(value, queueing: zip)
+        guard case .combined = reception else {
+            lock.unlock()
+            return .none
+        }
+        let combined: Downstream.Input = (repeat (each slots).take(consuming: zip))
         let deliverNow = machine.queue.offer(combined, tag: 0)
         lock.unlock()
         if deliverNow { run(.deliver(combined, tag: 0)) }
@@ -199,29 +310,35 @@ internal final class CombiningStorage<Downstream: Subscriber>: Subscription, Cus
 
     @inlinable
     internal func completed(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        let toCancel: [any Subscription]
+        let step: Step
         lock.lock()
-        let (toCancel, step): ([any Subscription], Step)
         switch completion {
-        case .finished: (toCancel, step) = machine.finish(index)
-        case .failure(let error): (toCancel, step) = machine.fail(index, error)
+        case .finished:
+            (toCancel, step) = machine.finish(index)
+        case .failure(let error):
+            let (live, clear, next) = machine.fail(index, error)
+            if clear { clearSlots() }
+            (toCancel, step) = (live, next)
         }
         lock.unlock()
         for subscription in toCancel { subscription.cancel() }
         run(step)
     }
 
+    /// Under the lock: the values held can never be combined any more.
+    @inlinable
+    internal func clearSlots() {
+        repeat (each slots).clear()
+    }
+
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand != .none, "demand must not be .none")
         lock.lock()
-        if machine.queue.isClosed {
-            lock.unlock()
-            return
-        }
-        machine.requested += demand
-        let upstreams = machine.subscriptions.compactMap { $0 }
-        let step = machine.queue.request(demand)
+        let (upstreams, step) = machine.request(demand)
         lock.unlock()
+        guard let upstreams else { return }
         for upstream in upstreams { upstream.request(demand) }
         run(step)
     }
@@ -229,34 +346,28 @@ internal final class CombiningStorage<Downstream: Subscriber>: Subscription, Cus
     @inlinable
     internal func cancel() {
         lock.lock()
-        let (toCancel, _) = machine.fail(nil, nil)
+        let (toCancel, clear, _) = machine.fail(nil, nil)
+        if clear { clearSlots() }
         downstream = nil
         lock.unlock()
         for subscription in toCancel { subscription.cancel() }
     }
 }
 
-extension DeliveryQueue.Step {
-    @inlinable
-    internal var isIdle: Bool {
-        if case .idle = self { return true }
-        return false
-    }
-}
-
-/// The subscriber for one upstream of combineLatest or zip.
+/// The subscriber for one upstream of combineLatest or zip: it feeds its own typed slot.
 @usableFromInline
-internal struct CombiningInput<Downstream: Subscriber, Input>: Subscriber, CustomStringConvertible {
+internal struct CombiningInput<Downstream: Subscriber, each Slot, Input>: Subscriber, CustomStringConvertible
+where Downstream.Input == (repeat each Slot) {
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline internal let storage: CombiningStorage<Downstream>
-    @usableFromInline internal let index: Int
+    @usableFromInline internal let storage: CombiningStorage<Downstream, repeat each Slot>
+    @usableFromInline internal let slot: CombiningSlot<Input>
     @usableFromInline internal let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    internal init(storage: CombiningStorage<Downstream>, index: Int) {
+    internal init(storage: CombiningStorage<Downstream, repeat each Slot>, slot: CombiningSlot<Input>) {
         self.storage = storage
-        self.index = index
+        self.slot = slot
     }
 
     @usableFromInline
@@ -264,16 +375,16 @@ internal struct CombiningInput<Downstream: Subscriber, Input>: Subscriber, Custo
 
     @inlinable
     internal func receive(subscription: any Subscription) {
-        storage.subscribed(index, subscription)
+        storage.subscribed(slot.index, subscription)
     }
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        storage.value(index, input)
+        storage.value(input, into: slot)
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        storage.completed(index, completion)
+        storage.completed(slot.index, completion)
     }
 }

@@ -1,4 +1,5 @@
-// Publishers.CombineLatest, CombineLatest3 and CombineLatest4 share the engine in Internal/Combining.swift.
+// Publishers.CombineLatest, CombineLatest3 and CombineLatest4 share one core (Internal/Combining.swift):
+// a storage generic over a parameter pack of the upstreams' outputs; each type only declares and attaches upstreams.
 
 extension Publisher {
     /// Subscribes to additional publishers and publishes a tuple upon receiving output from any of them, once each has published at least one value.
@@ -77,23 +78,14 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = CombiningStorage(downstream: subscriber, count: 2, zip: false, name: "CombineLatest") {
-                values in
-                (values[0] as! A.Output, values[1] as! B.Output)
-            }
-            subscriber.receive(subscription: storage)
-            a.subscribe(CombiningInput<S, A.Output>(storage: storage, index: 0))
-            b.subscribe(CombiningInput<S, B.Output>(storage: storage, index: 1))
+            let storage = CombiningStorage<S, A.Output, B.Output>.start(subscriber, zip: false, name: "CombineLatest")
+            storage.attach(a, to: storage.slots.0)
+            storage.attach(b, to: storage.slots.1)
         }
     }
 }
 
-extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {
-    /// Equal when the upstreams are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b
-    }
-}
+extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
 
 extension Publishers {
     /// A publisher that receives and combines the latest elements from three publishers.
@@ -126,24 +118,16 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = CombiningStorage(downstream: subscriber, count: 3, zip: false, name: "CombineLatest") {
-                values in
-                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
-            }
-            subscriber.receive(subscription: storage)
-            a.subscribe(CombiningInput<S, A.Output>(storage: storage, index: 0))
-            b.subscribe(CombiningInput<S, B.Output>(storage: storage, index: 1))
-            c.subscribe(CombiningInput<S, C.Output>(storage: storage, index: 2))
+            let storage = CombiningStorage<S, A.Output, B.Output, C.Output>.start(
+                subscriber, zip: false, name: "CombineLatest")
+            storage.attach(a, to: storage.slots.0)
+            storage.attach(b, to: storage.slots.1)
+            storage.attach(c, to: storage.slots.2)
         }
     }
 }
 
-extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {
-    /// Equal when the upstreams are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
-    }
-}
+extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
 
 extension Publishers {
     /// A publisher that receives and combines the latest elements from four publishers.
@@ -179,22 +163,14 @@ extension Publishers {
         /// Subscribes downstream first, then each upstream in order.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = CombiningStorage(downstream: subscriber, count: 4, zip: false, name: "CombineLatest") {
-                values in
-                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output)
-            }
-            subscriber.receive(subscription: storage)
-            a.subscribe(CombiningInput<S, A.Output>(storage: storage, index: 0))
-            b.subscribe(CombiningInput<S, B.Output>(storage: storage, index: 1))
-            c.subscribe(CombiningInput<S, C.Output>(storage: storage, index: 2))
-            d.subscribe(CombiningInput<S, D.Output>(storage: storage, index: 3))
+            let storage = CombiningStorage<S, A.Output, B.Output, C.Output, D.Output>.start(
+                subscriber, zip: false, name: "CombineLatest")
+            storage.attach(a, to: storage.slots.0)
+            storage.attach(b, to: storage.slots.1)
+            storage.attach(c, to: storage.slots.2)
+            storage.attach(d, to: storage.slots.3)
         }
     }
 }
 
-extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
-    /// Equal when the upstreams are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
-    }
-}
+extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}

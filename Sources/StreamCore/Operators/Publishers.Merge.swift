@@ -130,12 +130,7 @@ extension Publishers {
     }
 }
 
-extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {
-    /// Two merges are equal when their upstreams are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b
-    }
-}
+extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {}
 
 extension Publishers {
     /// A publisher created by applying the merge function to three upstream publishers.
@@ -182,12 +177,7 @@ extension Publishers {
     }
 }
 
-extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equatable {
-    /// Two merges are equal when their upstreams are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
-    }
-}
+extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
 
 extension Publishers {
     /// A publisher created by applying the merge function to four upstream publishers.
@@ -241,12 +231,7 @@ extension Publishers {
     }
 }
 
-extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
-    /// Two merges are equal when their upstreams are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
-    }
-}
+extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
 
 extension Publishers {
     /// A publisher created by applying the merge function to five upstream publishers.
@@ -304,12 +289,7 @@ extension Publishers {
     }
 }
 
-extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable {
-    /// Two merges are equal when their upstreams are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e
-    }
-}
+extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable {}
 
 extension Publishers {
     /// A publisher created by applying the merge function to six upstream publishers.
@@ -373,12 +353,7 @@ extension Publishers {
 }
 
 extension Publishers.Merge6: Equatable
-where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {
-    /// Two merges are equal when their upstreams are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
-    }
-}
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {}
 
 extension Publishers {
     /// A publisher created by applying the merge function to seven upstream publishers.
@@ -448,13 +423,7 @@ extension Publishers {
 }
 
 extension Publishers.Merge7: Equatable
-where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {
-    /// Two merges are equal when their upstreams are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
-            && lhs.g == rhs.g
-    }
-}
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {}
 
 extension Publishers {
     /// A publisher created by applying the merge function to eight upstream publishers.
@@ -522,10 +491,4 @@ extension Publishers {
 }
 
 extension Publishers.Merge8: Equatable
-where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {
-    /// Two merges are equal when their upstreams are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
-            && lhs.g == rhs.g && lhs.h == rhs.h
-    }
-}
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {}
