@@ -59,6 +59,10 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(
             try ShellCommand.parse("export out.txt --format flat"), .export(path: "out.txt", format: .flattenedJSONL))
         XCTAssertEqual(try ShellCommand.parse("format json"), .format(.json))
+        XCTAssertEqual(
+            try ShellCommand.parse("import a.jsonl.gz 'my folder' ~/x/*.json -"),
+            .importFiles(["a.jsonl.gz", "my folder", "~/x/*.json", "-"]))
+        XCTAssertThrowsError(try ShellCommand.parse("import"))
         XCTAssertEqual(try ShellCommand.parse("EXIT"), .quit)
         XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))
     }

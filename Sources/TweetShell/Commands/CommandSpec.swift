@@ -67,9 +67,15 @@ public struct CommandSpec: Sendable {
             summary: "Show or set where searches go: the X API or the local store.", flags: ["x", "local"],
             examples: ["source", "source local"]),
         CommandSpec(
-            name: "import", aliases: [], synopsis: "import <path>",
-            summary: "Import twarc2 JSONL, API pages, v1.1 search JSON or an X account archive into the local store.",
-            flags: [], examples: ["import ~/data/tweets.jsonl", "import ~/Downloads/twitter-2024-archive"]),
+            name: "import", aliases: [], synopsis: "import <path>... | -",
+            summary:
+                "Import twarc2 JSONL, JSON documents, API pages, v1.1 JSON (plain, gzip, bzip2, xz or zstd) or an X archive.",
+            flags: [],
+            examples: [
+                "import ~/data/tweets.jsonl", "import ~/data/*.jsonl.gz ~/more",
+                "import ~/Downloads/twitter-2024-archive",
+                "tweetsh -c 'import -' < page.json",
+            ]),
         CommandSpec(
             name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv]",
             summary: "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv columns.",

@@ -22,8 +22,8 @@ public enum ShellCommand: Equatable, Sendable {
     case again(Int, new: Bool, refresh: Bool)
     /// `source` (show) or `source x|local` (set).
     case source(SourceKind?)
-    /// `import <path>`.
-    case importFile(String)
+    /// `import <path>...`: files, folders, globs, or `-` for standard input.
+    case importFiles([String])
     /// `export <file> [--format …]`.
     case export(path: String, format: ExportFormat)
     /// `format` (show) or `format <kind>` (set).
@@ -199,9 +199,9 @@ extension ShellCommand {
             try parser.end()
             return .source(kind.flatMap(SourceKind.init(rawValue:)))
         case "import":
-            let path = try parser.required("a file or folder to import")
-            try parser.end()
-            return .importFile(path.text)
+            var paths = [try parser.required("a file or folder to import (or - for standard input)").text]
+            while let path = parser.next() { paths.append(path.text) }
+            return .importFiles(paths)
         case "export":
             let path = try parser.required("a file to write")
             var format = ExportFormat.twarc2JSONL

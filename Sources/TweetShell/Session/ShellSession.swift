@@ -144,7 +144,7 @@ public final class ShellSession: @unchecked Sendable {
         case .again(let number, let new, let refresh):
             return await again(number, new: new, refresh: refresh, reader: reader)
         case .source(let kind): return setSource(kind)
-        case .importFile(let path): return await importCollection(path)
+        case .importFiles(let paths): return await importCollections(paths)
         case .export(let path, let format): return export(to: path, format: format)
         case .format(let kind):
             if let kind { display.format = kind }
