@@ -5,10 +5,15 @@ enum Schema {
     struct Migration: Sendable {
         var sql: String
         var rebuild: (@Sendable (Connection) throws -> Void)?
+        /// Whether `rebuild` indexes every tweet again, so opening the store says it will take a while.
+        var reindexes = true
     }
 
-    /// Migrations in order; index 0 takes an empty file to version 1.
-    static let migrations: [Migration] = [Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex)]
+    /// Migrations in order; index 0 takes an empty file to version 1. Version 3 (collections) is in
+    /// Collections/Schema+Collections.swift.
+    static let migrations: [Migration] = [
+        Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex), collectionsMigration,
+    ]
 
     /// The first schema: `from:`, `to:` and `conversation_id:` used B-tree indexes on `tweets`.
     private static let version1 = """
@@ -127,7 +132,7 @@ enum Schema {
                     "the store was written by a newer tweetsh (schema \(version), this one knows \(currentVersion))")
         }
         for target in version..<currentVersion {
-            if migrations[target].rebuild != nil, let willRebuild {
+            if migrations[target].rebuild != nil, migrations[target].reindexes, let willRebuild {
                 let tweets = Int(
                     try connection.scalar(
                         "SELECT count(*) FROM tweets WHERE (flags & \(TweetFlags.includedOnly.rawValue)) = 0") ?? 0)

@@ -15,6 +15,18 @@ public enum ImportInput: Hashable, Sendable {
         }
     }
 
+    /// The collection an import of this input joins unless told otherwise: the file's name without the extensions of
+    /// JSON and compression (`tweets.jsonl.gz` → `tweets`), or `stdin`.
+    public var collectionName: String {
+        guard case .file(let url) = self else { return "stdin" }
+        var name = url.standardizedFileURL.lastPathComponent
+        let extensions = [".gz", ".bz2", ".xz", ".zst", ".zstd", ".jsonl", ".ndjson", ".json", ".js", ".txt"]
+        while let suffix = extensions.first(where: { name.lowercased().hasSuffix($0) && name.count > $0.count }) {
+            name.removeLast(suffix.count)
+        }
+        return name
+    }
+
     /// What an input turned out to hold, from its first bytes.
     public enum Content: Hashable, Sendable {
         /// JSON text, maybe under one or more compressions (outermost first).

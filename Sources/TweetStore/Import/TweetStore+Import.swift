@@ -98,7 +98,7 @@ extension TweetStore {
         decodeLine: @escaping @Sendable (Data) throws -> Page?,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportReport {
-        try await importJSON(from: .file(url), decodeLine: decodeLine, progress: progress)
+        try await importJSON(from: .file(url), collection: nil, decodeLine: decodeLine, progress: progress)
     }
 
     /// Imports JSON from a file or standard input, streaming it in constant memory and committing in batches.
@@ -119,10 +119,12 @@ extension TweetStore {
     /// committed, leaving the store consistent.
     ///
     /// - Parameters:
+    ///   - collection: the collection the tweets join; nil names it after the file (`ImportInput.collectionName`).
     ///   - decodeLine: one record to a page; nil skips it (a page without data), a thrown error marks it bad.
     ///   - progress: called after each batch is handed to the writer.
     public func importJSON(
         from input: ImportInput,
+        collection: String? = nil,
         decodeLine: @escaping @Sendable (Data) throws -> Page?,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportReport {
@@ -139,6 +141,7 @@ extension TweetStore {
             throw ImportInputError(message: "\(path) is a file of an X account archive: import the archive's folder")
         }
         let savesState = input != .standardInput
+        let collection = collection ?? input.collectionName
 
         var state = ImportState(path: path, size: size, modified: modified)
         var resumedAfterLine: Int?
@@ -215,6 +218,7 @@ extension TweetStore {
                     return try connection.transaction {
                         let writer = try Writer(connection: connection)
                         let added = try writer.write(batch)
+                        try CollectionMembership.add(connection, batch, to: collection)
                         if savesState { try snapshot.save(connection) }
                         return added
                     }
