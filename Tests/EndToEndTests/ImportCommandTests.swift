@@ -53,7 +53,7 @@ final class ImportCommandTests: XCTestCase {
         let store = tweetsh.home.file("store.sqlite")
         let run = try tweetsh.run(["--store", store, "-c", "import \(png) \(good)"])
         XCTAssertEqual(run.status, 1)
-        let errors = run.standardError.split(separator: "\n").filter { !$0.hasPrefix("First run") }
+        let errors = run.standardError.split(separator: "\n").filter { $0.hasPrefix("error:") }
         XCTAssertEqual(errors, ["error: \(png): not JSON text: looks like a PNG image"])
         XCTAssertTrue(run.standardOutput.contains("imported 2 tweets from 1 line: 2 new"), run.standardOutput)
         XCTAssertFalse(run.standardError.contains("malformed"))

@@ -61,7 +61,13 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("format json"), .format(.json))
         XCTAssertEqual(
             try ShellCommand.parse("import a.jsonl.gz 'my folder' ~/x/*.json -"),
-            .importFiles(["a.jsonl.gz", "my folder", "~/x/*.json", "-"]))
+            .importFiles(["a.jsonl.gz", "my folder", "~/x/*.json", "-"], collection: nil))
+        XCTAssertEqual(
+            try ShellCommand.parse("import a.json --as votes"), .importFiles(["a.json"], collection: "votes"))
+        XCTAssertEqual(try ShellCommand.parse("collections"), .collections)
+        XCTAssertEqual(try ShellCommand.parse("collection all"), .collection("all"))
+        XCTAssertEqual(try ShellCommand.parse("drop demo"), .drop("demo"))
+        XCTAssertThrowsError(try ShellCommand.parse("drop"))
         XCTAssertThrowsError(try ShellCommand.parse("import"))
         XCTAssertEqual(try ShellCommand.parse("EXIT"), .quit)
         XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))

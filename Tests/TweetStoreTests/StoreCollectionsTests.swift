@@ -74,6 +74,17 @@ struct StoreCollectionsTests {
         await #expect(throws: StoreError.self) { try await store.drop(collection: "a") }
     }
 
+    @Test func aDroppedDemoCorpusIsNotGivenAgain() async throws {
+        let store = try TweetStore(location: .inMemory)
+        #expect(try await store.wantsDemoCorpus())
+        try await store.insert(Array(DemoCorpus(seed: 5, tweetCount: 50)), collection: TweetStore.demoCollection)
+        #expect(try await store.wantsDemoCorpus() == false)
+        #expect(try await store.drop(collection: "demo").deleted == 50)
+        #expect(try await store.isEmpty())
+        #expect(try await store.wantsDemoCorpus() == false, "emptied by drop demo, the store stays without it")
+        try await store.checkIntegrity()
+    }
+
     @Test func importsAreNamedAfterTheirFiles() {
         #expect(ImportInput.file(URL(fileURLWithPath: "/x/tweets.jsonl.gz")).collectionName == "tweets")
         #expect(ImportInput.file(URL(fileURLWithPath: "/x/page.json")).collectionName == "page")

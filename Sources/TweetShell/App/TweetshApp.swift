@@ -81,15 +81,17 @@ public enum TweetshApp {
             output.warning("no X API credentials; searching the local store (run 'auth' to add them)")
         }
         let sources = SourceState(current: api == nil ? .local : source, api: api, waits: waits)
+        sources.collection = config.collection
 
         // First run: an empty store gets the demo corpus, so tweetsh works offline on a fresh machine.
-        if (try? await store.isEmpty()) == true {
+        if (try? await store.wantsDemoCorpus()) == true {
             do {
                 let corpus = DemoCorpus.firstRun
-                try await store.insert(Array(corpus))
+                try await store.insert(Array(corpus), collection: TweetStore.demoCollection)
                 output.note(
                     "First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
-                        + "(\"\(DemoCorpus.sourceLabel)\"). 'import <file>' adds your own; 'auth' connects to the X API."
+                        + "(\"\(DemoCorpus.sourceLabel)\"), the collection 'demo'. 'import <file>' adds your own (the demo "
+                        + "then stays out of searches); 'auth' connects to the X API."
                 )
             } catch {
                 output.warning("could not create the demo corpus: \(ErrorText.describe(error))")

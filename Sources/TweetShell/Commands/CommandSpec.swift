@@ -18,12 +18,12 @@ public struct CommandSpec: Sendable {
         CommandSpec(
             name: "search", aliases: ["s"],
             synopsis:
-                "search [--source x|local] [--archive] [--limit N] [--sort recency|relevancy] [--new] [--refresh] <query>",
+                "search [--source x|local] [--in NAME] [--archive] [--limit N] [--sort recency|relevancy] [--new] [--refresh] <query>",
             summary: "Search tweets with X's query operators; results are numbered for show, thread and open.",
-            flags: ["--source", "--archive", "--limit", "--sort", "--new", "--refresh"],
+            flags: ["--source", "--in", "--archive", "--limit", "--sort", "--new", "--refresh"],
             examples: [
                 "search swift concurrency", "search \"async await\" lang:en -is:retweet",
-                "search from:swiftlang #swift --limit 50", "search --source x --new swift",
+                "search from:swiftlang #swift --limit 50", "search --source x --new swift", "search --in demo coffee",
             ]),
         CommandSpec(
             name: "live", aliases: [], synopsis: "live [query]",
@@ -67,15 +67,26 @@ public struct CommandSpec: Sendable {
             summary: "Show or set where searches go: the X API or the local store.", flags: ["x", "local"],
             examples: ["source", "source local"]),
         CommandSpec(
-            name: "import", aliases: [], synopsis: "import <path>... | -",
+            name: "import", aliases: [], synopsis: "import <path>... | - [--as NAME]",
             summary:
                 "Import twarc2 JSONL, JSON documents, API pages, v1.1 JSON (plain, gzip, bzip2, xz or zstd) or an X archive.",
-            flags: [],
+            flags: ["--as"],
             examples: [
-                "import ~/data/tweets.jsonl", "import ~/data/*.jsonl.gz ~/more",
-                "import ~/Downloads/twitter-2024-archive",
-                "tweetsh -c 'import -' < page.json",
+                "import ~/data/tweets.jsonl", "import ~/data/*.jsonl.gz ~/more --as election",
+                "import ~/Downloads/twitter-2024-archive", "tweetsh -c 'import -' < page.json",
             ]),
+        CommandSpec(
+            name: "collections", aliases: [], synopsis: "collections",
+            summary: "List the store's collections (one per import, 'api', 'demo') with counts and date ranges.",
+            flags: [], examples: ["collections"]),
+        CommandSpec(
+            name: "collection", aliases: [], synopsis: "collection [NAME|all]",
+            summary: "Show or set the collection local searches stay inside; 'all' searches every collection.",
+            flags: ["all"], examples: ["collection election", "collection all"]),
+        CommandSpec(
+            name: "drop", aliases: [], synopsis: "drop NAME",
+            summary: "Delete a collection: its tweets that no other collection holds leave the store.",
+            flags: [], examples: ["drop demo", "drop election"]),
         CommandSpec(
             name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv]",
             summary: "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv columns.",

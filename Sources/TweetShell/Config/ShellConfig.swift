@@ -14,9 +14,11 @@ public struct ShellConfig: Equatable, Sendable {
     public var color = "auto"
     /// The X API base URL.
     public var apiBase: String?
+    /// `collection`: the collection local searches stay inside (`search --in` for every search).
+    public var collection: String?
 
     /// The keys a config file may set.
-    public static let keys = ["source", "page_size", "format", "color", "api_base"]
+    public static let keys = ["source", "page_size", "format", "color", "api_base", "collection"]
 
     /// Creates the defaults.
     public init() {}
@@ -63,6 +65,12 @@ public struct ShellConfig: Equatable, Sendable {
                     config.color = value.lowercased()
                 } else {
                     problems.append("\(file):\(lineNumber): color must be auto, always or never, found '\(value)'")
+                }
+            case "collection":
+                if value.isEmpty {
+                    problems.append("\(file):\(lineNumber): collection needs a collection's name")
+                } else {
+                    config.collection = value
                 }
             case "api_base":
                 if let url = URL(string: value), url.scheme == "https" || url.scheme == "http", url.host != nil {

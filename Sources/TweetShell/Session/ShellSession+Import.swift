@@ -13,7 +13,10 @@ extension ShellSession {
     /// Shows a progress bar per file on a terminal. Malformed records are reported by line number and never stop the
     /// import; a file that is not JSON at all is refused in one line, the other files are still imported, and the
     /// command fails (exit status 1).
-    func importCollections(_ rawPaths: [String]) async -> CommandStatus {
+    ///
+    /// Each file joins a collection named after it, or all join `collection` (`--as NAME`). The first import into a
+    /// store that held only the demo corpus says that the demo corpus now stays out of searches.
+    func importCollections(_ rawPaths: [String], collection: String? = nil) async -> CommandStatus {
         let expanded = ImportTargets(rawPaths, environment: environment)
         var failed = !expanded.missing.isEmpty
         for message in expanded.missing { output.error(message) }
@@ -22,8 +25,9 @@ extension ShellSession {
             return .failed
         }
         var summary = ImportSummary()
+        let demoWasHidden = (try? await store.hidesDemoCorpus()) ?? true
         for target in expanded.targets {
-            switch await importOne(target) {
+            switch await importOne(target, collection: collection) {
             case .imported(let report): summary.add(report, archive: target.isArchive)
             case .failed: failed = true
             case .interrupted:
@@ -32,6 +36,11 @@ extension ShellSession {
             }
         }
         if summary.files > 0 { output.line(summary.line()) }
+        if !demoWasHidden, (try? await store.hidesDemoCorpus()) == true {
+            output.note(
+                "the demo corpus is now left out of searches and exports: 'search --in demo' finds it, "
+                    + "'drop demo' removes it")
+        }
         return failed || summary.failed ? .failed : .ok
     }
 
@@ -41,7 +50,7 @@ extension ShellSession {
         case interrupted
     }
 
-    private func importOne(_ target: ImportTargets.Target) async -> ImportOutcome {
+    private func importOne(_ target: ImportTargets.Target, collection: String?) async -> ImportOutcome {
         let label = target.label
         let progressBar = ProgressBar(
             enabled: spinner.isEnabled,
@@ -52,19 +61,18 @@ extension ShellSession {
             let report: ImportReport
             switch target {
             case .archive(let path):
-                report = try await store.importArchive(at: URL(fileURLWithPath: path), progress: progress)
+                report = try await store.importArchive(
+                    at: URL(fileURLWithPath: path), collection: collection, progress: progress)
             case .file(let path):
                 let input = ImportInput.file(URL(fileURLWithPath: path))
                 if case .archiveScript = try input.detect() {
-                    report = try await store.importArchive(at: URL(fileURLWithPath: path), progress: progress)
+                    report = try await store.importArchive(
+                        at: URL(fileURLWithPath: path), collection: collection, progress: progress)
                 } else {
-                    report = try await store.importJSON(
-                        from: input, decodeLine: { try CollectionLineDecoder.decode(line: $0) }, progress: progress)
+                    report = try await store.importJSON(from: input, collection: collection, progress: progress)
                 }
             case .standardInput:
-                report = try await store.importJSON(
-                    from: .standardInput, decodeLine: { try CollectionLineDecoder.decode(line: $0) },
-                    progress: progress)
+                report = try await store.importJSON(from: .standardInput, collection: collection, progress: progress)
             }
             progressBar.finish()
             reportProblems(report, label: label)

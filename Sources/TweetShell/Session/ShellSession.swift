@@ -144,7 +144,10 @@ public final class ShellSession: @unchecked Sendable {
         case .again(let number, let new, let refresh):
             return await again(number, new: new, refresh: refresh, reader: reader)
         case .source(let kind): return setSource(kind)
-        case .importFiles(let paths): return await importCollections(paths)
+        case .importFiles(let paths, let collection): return await importCollections(paths, collection: collection)
+        case .collections: return await listCollections()
+        case .collection(let name): return setCollection(name)
+        case .drop(let name): return await dropCollection(name)
         case .export(let path, let format): return export(to: path, format: format)
         case .format(let kind):
             if let kind { display.format = kind }

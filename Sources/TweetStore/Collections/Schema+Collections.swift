@@ -6,7 +6,8 @@ extension Schema {
     /// Membership is its own table keyed by (collection, tweet), so writing it costs one append per tweet of a batch
     /// (ids ascend within a batch) and no index keyed by tweet id alone, which imports would pay for at random places.
     /// Tweets stored before this step belong to no collection ("unfiled") and stay in every search, except the demo
-    /// corpus, whose ids are known, so the step files those in `demo`.
+    /// corpus, whose ids are known, so the step files those in `demo`. `store_settings` remembers that the demo corpus
+    /// was dropped, so an emptied store is not given it again.
     static let collectionsMigration = Migration(sql: collectionsSQL, rebuild: fileDemoCorpus, reindexes: false)
 
     private static let collectionsSQL = """
@@ -20,6 +21,7 @@ extension Schema {
             tweet INTEGER NOT NULL,
             PRIMARY KEY(collection, tweet)
         ) WITHOUT ROWID;
+        CREATE TABLE store_settings(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
         """
 
     /// Files the first-run demo corpus of an existing store in `demo`.

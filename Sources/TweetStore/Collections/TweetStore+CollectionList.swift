@@ -77,6 +77,18 @@ extension TweetStore {
         row.isNull(column) ? nil : Date(timeIntervalSince1970: Double(row.int64(column)) / 1_000)
     }
 
+    /// Whether the shell should give this store the demo corpus: it holds no tweet, and its demo corpus was never
+    /// dropped.
+    public func wantsDemoCorpus() async throws -> Bool {
+        try await database.run { connection in
+            try connection.scalar(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM tweets LIMIT 1)
+                    AND NOT EXISTS (SELECT 1 FROM store_settings WHERE key = 'demo_dropped')
+                """) == 1
+        }
+    }
+
     /// Whether searches and exports leave the demo corpus out (it exists, and the store holds other data).
     public func hidesDemoCorpus() async throws -> Bool {
         try await database.run { try CollectionMembership.scope($0, collection: nil) != nil }
@@ -124,6 +136,10 @@ extension TweetStore {
                 }
                 try connection.withStatement("DELETE FROM collections WHERE id = ?", [.integer(id)]) { try $0.run() }
                 try connection.execute("DELETE FROM imports WHERE finished = 0")
+                if name.lowercased() == CollectionMembership.demo {
+                    try connection.execute(
+                        "INSERT OR REPLACE INTO store_settings(key, value) VALUES ('demo_dropped', '1')")
+                }
                 return DropReport(deleted: deleted, kept: total - alone.count)
             }
         }
