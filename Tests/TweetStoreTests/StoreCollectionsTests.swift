@@ -85,6 +85,31 @@ struct StoreCollectionsTests {
         try await store.checkIntegrity()
     }
 
+    /// A version 2 store (before collections) with the first-run demo corpus and an earlier import: opening it files
+    /// the demo corpus in `demo`, and the earlier tweets, in no collection, keep the demo out of searches.
+    @Test func migrationFilesTheDemoCorpusOfAnExistingStore() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        do {
+            let store = try TweetStore(location: .file(path))
+            try await store.insert(Array(DemoCorpus.firstRun))
+            try await store.insert([Page(tweets: [Tweet(id: 42, text: "older import about coffee", authorID: 1)])])
+            try await store.database.run { connection in
+                try connection.execute(
+                    "DROP TABLE collections; DROP TABLE collection_members; DROP TABLE store_settings; PRAGMA user_version = 2"
+                )
+            }
+        }
+        let reopened = try TweetStore(location: .file(path))
+        let list = try await reopened.collections()
+        #expect(list.map(\.name) == ["demo", "(unfiled)"])
+        #expect(list.map(\.tweets) == [DemoCorpus.firstRun.tweetCount, 1])
+        #expect(list.map(\.hidden) == [true, false])
+        #expect(try await ids(reopened, "coffee") == [42])
+        try await reopened.checkIntegrity()
+    }
+
     @Test func importsAreNamedAfterTheirFiles() {
         #expect(ImportInput.file(URL(fileURLWithPath: "/x/tweets.jsonl.gz")).collectionName == "tweets")
         #expect(ImportInput.file(URL(fileURLWithPath: "/x/page.json")).collectionName == "page")

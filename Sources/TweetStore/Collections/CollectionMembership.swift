@@ -48,7 +48,7 @@ enum CollectionMembership {
     /// binding; nil when nothing is to be left out.
     ///
     /// With no collection asked for, the demo corpus is left out once the store holds anything else: a tweet of
-    /// another collection, an import record from before collections, or a cached API page.
+    /// another collection, or one of no collection (stored before collections existed).
     static func scope(_ connection: Connection, collection name: String?) throws -> (String, SQLValue)? {
         if let name {
             guard let id = try existingID(connection, name: name) else {
@@ -67,12 +67,17 @@ enum CollectionMembership {
         )
     }
 
-    /// Whether the store holds anything besides the demo corpus.
+    /// Whether the store holds a searchable tweet besides the demo corpus.
+    ///
+    /// Two range seeks on the membership key answer for every store with collections; only a store holding nothing
+    /// but the demo corpus and tweets from before collections reaches the scan, which stops at the first such tweet.
     static func holdsOtherData(_ connection: Connection, demo: Int64) throws -> Bool {
         try connection.scalar(
             """
-            SELECT EXISTS (SELECT 1 FROM collection_members WHERE collection != ?)
-                OR EXISTS (SELECT 1 FROM imports) OR EXISTS (SELECT 1 FROM cached_pages)
+            SELECT EXISTS (SELECT 1 FROM collection_members WHERE collection < ?1)
+                OR EXISTS (SELECT 1 FROM collection_members WHERE collection > ?1)
+                OR EXISTS (SELECT 1 FROM tweets t WHERE (t.flags & \(TweetFlags.includedOnly.rawValue)) = 0
+                    AND NOT EXISTS (SELECT 1 FROM collection_members m WHERE m.collection = ?1 AND m.tweet = t.id))
             """, [.integer(demo)]) == 1
     }
 }
