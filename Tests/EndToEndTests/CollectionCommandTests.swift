@@ -36,5 +36,10 @@ final class CollectionCommandTests: XCTestCase {
         XCTAssertFalse(dropped.standardOutput.contains("demo "), dropped.standardOutput)
         XCTAssertEqual(dropped.standardOutput.split(separator: "\n").filter { $0.contains("@writer") }.count, 6)
         XCTAssertEqual(try tweetsh.run(["--store", store, "-c", "drop demo"]).status, 1, "it is gone")
+
+        let scoped = try tweetsh.run(["--store", store, "-c", "collection mine; search coffee; collection nothing"])
+        XCTAssertEqual(scoped.status, 1, "an unknown collection is refused")
+        XCTAssertTrue(scoped.standardError.contains("error: no collection named 'nothing'"), scoped.standardError)
+        XCTAssertEqual(scoped.standardOutput.split(separator: "\n").filter { $0.contains("@writer") }.count, 6)
     }
 }

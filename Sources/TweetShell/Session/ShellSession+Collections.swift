@@ -44,7 +44,7 @@ extension ShellSession {
     }
 
     /// `collection [NAME|all]`: shows or sets the collection local searches stay inside.
-    func setCollection(_ name: String?) -> CommandStatus {
+    func setCollection(_ name: String?) async -> CommandStatus {
         guard let name else {
             output.line("collection: " + (sources.collection ?? "all"))
             return .ok
@@ -53,6 +53,11 @@ extension ShellSession {
             sources.collection = nil
             output.note("local searches now cover every collection")
         } else {
+            let names = ((try? await store.collections()) ?? []).map { $0.name.lowercased() }
+            guard names.contains(name.lowercased()) else {
+                output.error("no collection named '\(name)'; 'collections' lists them")
+                return .failed
+            }
             sources.collection = name
             output.note("local searches now stay inside the collection '\(name)' ('collection all' to leave it)")
         }

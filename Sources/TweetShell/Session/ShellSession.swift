@@ -146,7 +146,7 @@ public final class ShellSession: @unchecked Sendable {
         case .source(let kind): return setSource(kind)
         case .importFiles(let paths, let collection): return await importCollections(paths, collection: collection)
         case .collections: return await listCollections()
-        case .collection(let name): return setCollection(name)
+        case .collection(let name): return await setCollection(name)
         case .drop(let name): return await dropCollection(name)
         case .export(let path, let format): return export(to: path, format: format)
         case .format(let kind):
