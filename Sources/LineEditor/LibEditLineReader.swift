@@ -7,7 +7,7 @@ private let readerIsOpen = Atomic<Bool>(false)
 
 /// The terminal reader: libedit's wide-character editor on standard input and output.
 ///
-/// Emacs key bindings, plus ^R for incremental history search, ^W to delete the previous word and Tab for completion;
+/// Emacs key bindings, plus ^R for incremental history search (`HistorySearch`), ^W to delete the previous word and Tab for completion;
 /// `~/.editrc` (or `$EDITRC`) is read after those, so users can rebind anything, including `tweetsh-complete`.
 /// Ctrl-C discards the line (`.interrupted`), Ctrl-D on an empty line ends input, window resizes are followed, and the
 /// terminal is restored on exit and on fatal signals.
@@ -45,7 +45,7 @@ public final class LibEditLineReader: LineReader {
         self.history = configuration.history
         self.recordsHistory = configuration.recordsHistory
         self.historyWarning = configuration.historyWarning
-        self.context = EditorContext(completion: configuration.completion)
+        self.context = EditorContext(completion: configuration.completion, history: configuration.history)
         configure(readsEditrc: configuration.readsEditrc)
     }
 
@@ -134,10 +134,16 @@ public final class LibEditLineReader: LineReader {
                 guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
                 return context.suspend()
             })
+        _ = CLibEdit_el_addfn(
+            editor, "tweetsh-history-search", "Search the history as you type",
+            { editor, _ in
+                guard let editor, let context = EditorContext.from(editor) else { return UInt8(CC_ERROR) }
+                return context.searchHistory(editor)
+            })
         _ = CLibEdit_el_bind(editor, "^C", "tweetsh-interrupt")
         _ = CLibEdit_el_bind(editor, "^Z", "tweetsh-suspend")
         _ = CLibEdit_el_bind(editor, "^I", "tweetsh-complete")
-        _ = CLibEdit_el_bind(editor, "^R", "em-inc-search-prev")
+        _ = CLibEdit_el_bind(editor, "^R", "tweetsh-history-search")
         _ = CLibEdit_el_bind(editor, "^W", "ed-delete-prev-word")
         if readsEditrc {
             // Last, so the user's bindings win over ours; a missing file is not an error.
@@ -150,14 +156,17 @@ public final class LibEditLineReader: LineReader {
 final class EditorContext {
     private(set) var prompt: UnsafeMutablePointer<wchar_t>
     private let completion: CompletionHandler?
+    /// The history Ctrl-R searches.
+    let history: History?
     /// Set by the Ctrl-C key binding during the current line.
     var interruptKeyPressed = false
     /// The terminal settings outside editing, captured as each line starts, for suspending.
     private var cookedSettings = termios()
     private var hasCookedSettings = false
 
-    init(completion: CompletionHandler?) {
+    init(completion: CompletionHandler?, history: History?) {
         self.completion = completion
+        self.history = history
         prompt = EditorContext.copy("")
     }
 

@@ -68,21 +68,24 @@ struct QueryCompiler {
 
     /// The term's FTS5 column and the phrases (one or more, OR-ed) it looks for there, or nil when it is not an index
     /// term. `from:` and `to:` resolve the handle to user ids first; a handle nobody has is not an index term, so it
-    /// becomes the SQL condition that matches nothing.
-    func columnPhrases(of term: QueryTerm) throws -> (column: String, phrases: [String])? {
+    /// becomes the SQL condition that matches nothing. Words and phrases are tokenized as the body is indexed
+    /// (`ScriptNGrams`); `prefix` says the phrase ends with a lone CJK or Thai character, matched as a prefix.
+    func columnPhrases(of term: QueryTerm) throws -> (column: String, phrases: [String], prefix: Bool)? {
         switch term {
-        case .keyword(let text), .phrase(let text): return ("body", [text])
-        case .hashtag(let tag): return ("tags", [tag])
-        case .cashtag(let tag): return ("cashtags", [tag])
-        case .mention(let name): return ("mentions", [name])
-        case .url(let text): return ("urls", [text])
+        case .keyword(let text), .phrase(let text):
+            let (tokens, prefix) = ScriptNGrams.queryText(text)
+            return ("body", [tokens], prefix)
+        case .hashtag(let tag): return ("tags", [tag], false)
+        case .cashtag(let tag): return ("cashtags", [tag], false)
+        case .mention(let name): return ("mentions", [name], false)
+        case .url(let text): return ("urls", [text], false)
         case .from(let handle):
             let ids = try userIDs(handle)
-            return ids.isEmpty ? nil : ("refs", ids.map(TweetDocument.authorToken))
+            return ids.isEmpty ? nil : ("refs", ids.map(TweetDocument.authorToken), false)
         case .to(let handle):
             let ids = try userIDs(handle)
-            return ids.isEmpty ? nil : ("refs", ids.map(TweetDocument.replyToken))
-        case .conversationID(let id): return ("refs", [TweetDocument.conversationToken(id.rawValue)])
+            return ids.isEmpty ? nil : ("refs", ids.map(TweetDocument.replyToken), false)
+        case .conversationID(let id): return ("refs", [TweetDocument.conversationToken(id.rawValue)], false)
         default: return nil
         }
     }
@@ -94,25 +97,32 @@ struct QueryCompiler {
         let column: String
         let text: String
         switch term {
-        case .keyword(let word): (column, text) = ("body", word)
+        case .keyword(let word): (column, text) = ("body", ScriptNGrams.queryText(word).text)
         case .hashtag(let tag): (column, text) = ("tags", tag)
         case .mention(let name): (column, text) = ("mentions", name)
         default: return nil
         }
-        // Only a plain run of letters, digits and `_` is one token; anything else keeps its exact meaning.
-        guard text.count >= shortestPrefix, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-            return nil
-        }
+        // Only a plain run of letters, digits and `_` is one token (or, split by `ScriptNGrams`, a phrase of bigrams);
+        // anything else keeps its exact meaning.
+        guard text.count >= shortestPrefix, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " }),
+            text.contains(where: { $0 != " " })
+        else { return nil }
         return column + ":\"" + text + "\" *"
     }
 
     /// The term as an FTS5 expression restricted to its column, or nil when it is not an index term or holds nothing
     /// the tokenizer keeps (an emoji, punctuation), which then matches as a substring instead.
     func fts(_ term: QueryTerm) throws -> String? {
-        guard let (column, phrases) = try columnPhrases(of: term),
+        guard let (column, phrases, prefix) = try columnPhrases(of: term),
             phrases.allSatisfy({ $0.contains(where: { $0.isLetter || $0.isNumber || $0 == "_" }) })
         else { return nil }
-        let quoted = phrases.map { column + ":\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let suffix = prefix ? "\" *" : "\""
+        // FTS5 reads its expression up to a NUL byte, so a NUL in a phrase (never part of a token) becomes a space.
+        let quoted = phrases.map { phrase in
+            column + ":\""
+                + phrase.replacingOccurrences(of: "\"", with: "\"\"").replacingOccurrences(of: "\u{0}", with: " ")
+                + suffix
+        }
         return quoted.count == 1 ? quoted[0] : "(" + quoted.joined(separator: " OR ") + ")"
     }
 

@@ -9,7 +9,8 @@ struct Reader {
     static let selectUser =
         "SELECT id, username, name, profile_image_url, verified, description, location, created_at, "
         + "protected, url, metrics FROM users WHERE id = ?"
-    static let selectUserIDs = "SELECT id FROM users WHERE username = ? COLLATE NOCASE"
+    static let selectUserIDs =
+        "SELECT id FROM users WHERE username = ?1 COLLATE NOCASE UNION SELECT id FROM reply_handles WHERE username = ?1"
     static let selectMedia =
         "SELECT media_key, type, url, preview_image_url, width, height, alt_text FROM media WHERE media_key = ?"
 

@@ -9,10 +9,11 @@ enum Schema {
         var reindexes = true
     }
 
-    /// Migrations in order; index 0 takes an empty file to version 1. Version 3 (collections) is in
+    /// Migrations in order; index 0 takes an empty file to version 1. The collections step is in
     /// Collections/Schema+Collections.swift.
     static let migrations: [Migration] = [
-        Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex), collectionsMigration,
+        Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex), scriptIndexMigration,
+        replyHandlesMigration, collectionsMigration,
     ]
 
     /// The first schema: `from:`, `to:` and `conversation_id:` used B-tree indexes on `tweets`.
@@ -106,7 +107,7 @@ enum Schema {
         """
 
     /// Indexes every stored result again, oldest first (FTS5 writes ascending rowids fastest).
-    private static func rebuildIndex(_ connection: Connection) throws {
+    static func rebuildIndex(_ connection: Connection) throws {
         let insert = try connection.prepare(IndexChanges.insert)
         let rows = try connection.prepare(
             "SELECT \(TweetRecord.columns) FROM tweets t WHERE (t.flags & \(TweetFlags.includedOnly.rawValue)) = 0 ORDER BY t.id"
@@ -122,27 +123,50 @@ enum Schema {
 
     /// Brings the connection's file up to `currentVersion`, refusing files written by a newer tweetsh.
     ///
+    /// Safe when several processes open the same file at once: each step takes the write lock first
+    /// (`BEGIN IMMEDIATE`, waiting as long as another process needs to finish its own step), then reads the version
+    /// again, and does nothing when another process has already taken the file there.
+    ///
     /// `willRebuild` hears how many tweets a step is about to index again, before it starts, so a caller can say why
-    /// opening takes a while (about 11 s per million tweets on a 2-core machine).
+    /// opening takes a while (about 11 s per million tweets on a 2-core machine). Only the process that runs the step
+    /// hears it.
     static func migrate(_ connection: Connection, willRebuild: ((Int) -> Void)? = nil) throws {
+        guard try version(of: connection) < currentVersion else { return }
+        var announced = false
+        while true {
+            try connection.beginImmediate()
+            do {
+                let version = try Self.version(of: connection)
+                guard version < currentVersion else {
+                    try connection.execute("COMMIT")
+                    return
+                }
+                // Announced once: an old file that takes several indexing steps hears about the upgrade in one line.
+                if migrations[version].rebuild != nil, migrations[version].reindexes, !announced, let willRebuild {
+                    announced = true
+                    let tweets = Int(
+                        try connection.scalar(
+                            "SELECT count(*) FROM tweets WHERE (flags & \(TweetFlags.includedOnly.rawValue)) = 0") ?? 0)
+                    if tweets > 0 { willRebuild(tweets) }
+                }
+                try connection.execute(migrations[version].sql)
+                try migrations[version].rebuild?(connection)
+                try connection.execute("PRAGMA user_version = \(version + 1)")
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// The file's schema version; a newer one than this tweetsh knows is refused.
+    private static func version(of connection: Connection) throws -> Int {
         let version = Int(try connection.scalar("PRAGMA user_version") ?? 0)
         if version > currentVersion {
             throw StoreError(
-                message:
-                    "the store was written by a newer tweetsh (schema \(version), this one knows \(currentVersion))")
+                .newerSchema, path: connection.path, detail: "schema \(version); this one knows \(currentVersion)")
         }
-        for target in version..<currentVersion {
-            if migrations[target].rebuild != nil, migrations[target].reindexes, let willRebuild {
-                let tweets = Int(
-                    try connection.scalar(
-                        "SELECT count(*) FROM tweets WHERE (flags & \(TweetFlags.includedOnly.rawValue)) = 0") ?? 0)
-                if tweets > 0 { willRebuild(tweets) }
-            }
-            try connection.transaction {
-                try connection.execute(migrations[target].sql)
-                try migrations[target].rebuild?(connection)
-                try connection.execute("PRAGMA user_version = \(target + 1)")
-            }
-        }
+        return version
     }
 }

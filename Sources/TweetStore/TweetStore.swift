@@ -15,7 +15,16 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     /// The first page of a search counts matches up to this many; above it `Page.resultCount` stays nil.
     let countLimit: Int
 
-    /// Opens (creating if needed) the store at `location` and brings its schema up to date.
+    /// True when the store was opened read-only (its file or folder cannot be written, or a `file:` URI asked for
+    /// it): searches, lookups and cached pages work; every write fails with `StoreError.Kind.readOnly`.
+    public var isReadOnly: Bool { readOnlyReason != nil }
+    /// Why the store is read-only (`its folder /x is not writable`); nil when it is writable.
+    public let readOnlyReason: String?
+    /// The database file's path; nil in memory.
+    public let path: String?
+
+    /// Opens (creating if needed) the store at `location` and brings its schema up to date; see `StoreOpener` for what
+    /// happens when other processes open it at the same time, when it cannot be written, or when it is not a store.
     ///
     /// - Parameters:
     ///   - countLimit: how far the first page of a search counts matches; 0 turns counting off.
@@ -27,24 +36,19 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     ) throws {
         self.location = location
         self.countLimit = countLimit
-        if case .file = location {
-            let path = location.sqlitePath
-            let folder = (path as NSString).deletingLastPathComponent
-            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-                try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            }
-        }
-        let connection = try Connection(path: location.sqlitePath)
-        if case .file = location {
-            try connection.execute("PRAGMA journal_mode = WAL")
-        }
-        // WAL with synchronous=NORMAL: a crash can lose the last commits but never corrupts the file.
-        try connection.execute(
-            "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 268435456; PRAGMA wal_autocheckpoint = 8192"
-        )
-        try Schema.migrate(connection, willRebuild: willUpgrade)
-        database = Database(connection: connection, label: "tweetsh.store")
+        let opened = try StoreOpener(willUpgrade: willUpgrade).open(location)
+        readOnlyReason = opened.readOnlyReason
+        let path = opened.connection.path
+        self.path = path.isEmpty ? nil : path
+        database = Database(connection: opened.connection, label: "tweetsh.store")
+    }
+
+    /// Closes the store: a statement still running stops, and when this is the last connection to the file its
+    /// write-ahead log is folded into it (`wal_checkpoint(TRUNCATE)`), so the `.sqlite` file alone is a complete copy.
+    /// Later calls fail with `StoreError.Kind.closed`. Call it once the shell is done, also when a signal ends it;
+    /// safe from any thread and more than once.
+    public func close() {
+        database.close()
     }
 
     // MARK: TweetSource

@@ -12,6 +12,23 @@ public enum CredentialSource: String, Sendable, Hashable {
     case consumerKeyExchange = "consumer key and secret"
 }
 
+/// Credentials in the environment that the API would not take: which variables, and what it answered.
+public struct EnvironmentCredentialError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The variables, e.g. `CONSUMER_KEY and CONSUMER_SECRET`.
+    public var variables: String
+    /// The API's answer (or why it could not be asked), as a sentence.
+    public var answer: String
+
+    /// Creates an error.
+    public init(variables: String, answer: String) {
+        self.variables = variables
+        self.answer = answer
+    }
+
+    /// `CONSUMER_KEY and CONSUMER_SECRET from the environment could not be used: <answer>`.
+    public var description: String { "\(variables) from the environment could not be used: \(answer)" }
+}
+
 /// What `logout` managed to do.
 public struct LogoutResult: Sendable, Hashable {
     /// Whether a credentials file was deleted.
@@ -50,27 +67,59 @@ public struct Authenticator: Sendable {
 
     /// Finds a token (X_BEARER_TOKEN, BEARER_TOKEN, the credentials file, then CONSUMER_KEY and CONSUMER_SECRET
     /// exchanged and stored), installs it in the client and says where it came from.
-    /// Throws `XAPIError.missingCredentials` when there is none.
+    ///
+    /// A variable that is set but cannot be used is never dropped silently: a token variable that is not a token, or
+    /// only one of the key and secret, is passed to `warn` naming the variable, and the search goes on. A key and
+    /// secret the API refuses throw `EnvironmentCredentialError`, which names the variables and says what the API
+    /// answered. Throws `XAPIError.missingCredentials` when there is nothing at all.
     public func resolve(warn: (String) -> Void = { _ in }) async throws -> CredentialSource {
         for source in [CredentialSource.xBearerTokenVariable, .bearerTokenVariable] {
-            if let token = environment[source.rawValue].flatMap(BearerToken.init) {
-                client.setToken(token)
-                return source
+            guard let value = environment[source.rawValue], !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+                continue
             }
+            guard let token = BearerToken(value) else {
+                warn(
+                    "\(source.rawValue) is set but is not a bearer token (it holds spaces, control or non-ASCII "
+                        + "characters), so it was ignored")
+                continue
+            }
+            client.setToken(token)
+            return source
         }
         if let token = try store.loadToken(warn: warn) {
             client.setToken(token)
             return .credentialsFile
         }
-        if let key = environment["CONSUMER_KEY"], let secret = environment["CONSUMER_SECRET"], !key.isEmpty,
-            !secret.isEmpty
-        {
-            let token = try await exchange(consumerKey: key, consumerSecret: secret)
+        let key = environment["CONSUMER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let secret = environment["CONSUMER_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        switch (key, secret) {
+        case (let key?, let secret?):
+            let token: BearerToken
+            do {
+                token = try await exchange(consumerKey: key, consumerSecret: secret)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw EnvironmentCredentialError(
+                    variables: "CONSUMER_KEY and CONSUMER_SECRET", answer: redactingSecrets(in: "\(error)"))
+            }
             try store.save(token)
             client.setToken(token)
             return .consumerKeyExchange
+        case (_?, nil):
+            warn("CONSUMER_KEY is set but CONSUMER_SECRET is not; both are needed to get a bearer token")
+        case (nil, _?):
+            warn("CONSUMER_SECRET is set but CONSUMER_KEY is not; both are needed to get a bearer token")
+        case (nil, nil):
+            break
         }
         throw XAPIError.missingCredentials
+    }
+
+    /// `text` with the environment's consumer secret masked, should an answer ever echo it.
+    private func redactingSecrets(in text: String) -> String {
+        guard let secret = environment["CONSUMER_SECRET"], secret.count >= 4, text.contains(secret) else { return text }
+        return text.replacingOccurrences(of: secret, with: BearerToken.mask(secret))
     }
 
     /// Exchanges a consumer key and secret for the app's bearer token at `POST /oauth2/token`.

@@ -35,6 +35,19 @@ public struct BearerToken: Sendable, Hashable, CustomStringConvertible, CustomDe
         secret.count <= 8 ? "…" : String(secret.prefix(4)) + "…"
     }
 
+    /// The shortest prefix of a token that counts as the token: every app token starts with a run of `A`s, so a shorter
+    /// prefix says nothing about this one.
+    public static let revealingPrefixLength = 24
+
+    /// Whether `word` holds this token (as stored or percent-decoded, `%2B` as `+`), or is a prefix of it at least
+    /// `revealingPrefixLength` characters long: a paste cut short still gives most of the secret away.
+    public func isHeld(in word: String) -> Bool {
+        let decoded = secret.removingPercentEncoding ?? secret
+        if word.contains(secret) || word.contains(decoded) { return true }
+        guard word.count >= Self.revealingPrefixLength else { return false }
+        return secret.hasPrefix(word) || decoded.hasPrefix(word)
+    }
+
     /// Replaces every occurrence of this token in `text` with its masked form: the last line of defence for text that
     /// came from elsewhere (a server's error body, an underlying error's description).
     public func redact(_ text: String) -> String {

@@ -65,6 +65,10 @@ public final class XAPIClient: Sendable, CustomStringConvertible, CustomReflecta
 
     func currentToken() -> BearerToken? { token.withLock { $0 } }
 
+    /// Whether `word` is the client's token, holds it, or is a long enough prefix of it (see `BearerToken.isHeld(in:)`),
+    /// so the shell can refuse to send or record it without ever seeing the value.
+    public func tokenIsHeld(in word: String) -> Bool { token.withLock { $0?.isHeld(in: word) ?? false } }
+
     /// Whether a token is set.
     public var hasToken: Bool { token.withLock { $0 != nil } }
 

@@ -57,8 +57,18 @@ public final class XAPISource: TweetSource {
 
     /// One page of a search under a cache policy.
     ///
-    /// Recent search takes 10–100 results a page, full archive 10–500: `pageSize` is clamped into that range.
+    /// Recent search takes 10–100 results a page, full archive 10–500: a larger `pageSize` is clamped into that range.
+    /// A smaller one is honoured: the API's minimum is fetched, `pageSize` tweets are returned, and the page's cursor
+    /// points at the rest, which the next call serves from the cache (see `SlicedCursor`).
     public func search(_ request: SearchRequest, cursor: String?, policy: CachePolicy) async throws -> Fetched {
+        if request.pageSize < Self.minimumSearchPageSize || cursor.flatMap(SlicedCursor.init) != nil {
+            return try await slicedSearch(request, cursor: cursor, policy: policy)
+        }
+        return try await searchPage(request, cursor: cursor, policy: policy)
+    }
+
+    /// One page exactly as the API pages it (`pageSize` clamped to the endpoint's range), through the cache.
+    func searchPage(_ request: SearchRequest, cursor: String?, policy: CachePolicy) async throws -> Fetched {
         let request = try Self.translated(request)
         let query = request.query.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else {

@@ -243,6 +243,27 @@ final class LiveSessionTests: XCTestCase {
         XCTAssertEqual(terminal.localModes & Self.cookedModes, Self.cookedModes)
     }
 
+    /// Raw mode turns the terminal's Ctrl-Z into a plain byte; live raises the stop itself, as a cooked terminal would.
+    func testCtrlZSuspendsLikeInAnyProgram() throws {
+        let tweetsh = Tweetsh()
+        let terminal = try tweetsh.terminal()
+        try terminal.waitForPrompt("(local, no key)> ")
+        terminal.type("live swift\r")
+        try terminal.waitForPrompt("live> swift")
+        try terminal.waitFor(" matches")
+        // As in the SIGTSTP test above, the kernel discards the stop itself here (an orphaned process group); the
+        // terminal is still given back for it and taken again after.
+        terminal.type("\u{1A}")
+        try terminal.waitFor("\u{1B}[?1049l")
+        try terminal.waitFor("\u{1B}[?1049h")
+        try terminal.waitFor("live> swift")
+        XCTAssertEqual(terminal.localModes & Self.cookedModes, 0, "raw mode again")
+        terminal.type("\u{04}")
+        try terminal.waitForPrompt("(local, no key)> ")
+        terminal.type("quit\r")
+        XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
+    }
+
     func testAnInterruptSignalLeavesLikeCtrlC() throws {
         let tweetsh = Tweetsh()
         let terminal = try tweetsh.terminal()

@@ -19,6 +19,10 @@ struct Tweetsh {
             "NO_COLOR": "1",
             "LANG": "C.UTF-8",
         ]
+        // A coverage run (scripts/coverage.sh) names where profiles go; the binary under test writes its own there.
+        if let profile = ProcessInfo.processInfo.environment["LLVM_PROFILE_FILE"] {
+            environment["LLVM_PROFILE_FILE"] = profile
+        }
         for (key, value) in extra { environment[key] = value }
         return environment
     }

@@ -6,10 +6,13 @@ final class LaunchOptionsTests: XCTestCase {
     func testScriptAndOneShotForms() throws {
         XCTAssertEqual(try LaunchOptions.parse(["-c", "search swift; more"]).script, "search swift; more")
         let oneShot = try LaunchOptions.parse(["search", "swift", "lang:en", "--json"])
-        XCTAssertEqual(oneShot.oneShot, "search swift lang:en")
+        XCTAssertEqual(oneShot.oneShot, ["search", "swift", "lang:en"])
         XCTAssertTrue(oneShot.json)
-        XCTAssertEqual(try LaunchOptions.parse(["search", "async await"]).oneShot, "search \"async await\"")
-        XCTAssertEqual(try LaunchOptions.parse(["search", "--limit", "5", "swift"]).oneShot, "search --limit 5 swift")
+        // The user's shell split the words: they are kept as given, never re-quoted.
+        XCTAssertEqual(try LaunchOptions.parse(["search", "async await"]).oneShot, ["search", "async await"])
+        XCTAssertEqual(try LaunchOptions.parse(["search", "\"open data\""]).oneShot, ["search", "\"open data\""])
+        XCTAssertEqual(
+            try LaunchOptions.parse(["search", "--limit", "5", "swift"]).oneShot, ["search", "--limit", "5", "swift"])
     }
 
     func testOptions() throws {

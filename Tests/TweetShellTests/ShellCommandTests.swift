@@ -1,3 +1,4 @@
+import LineEditor
 import TweetKit
 import XCTest
 
@@ -42,8 +43,27 @@ final class ShellCommandTests: XCTestCase {
             .thread(.id(1460323737035677698)))
         XCTAssertEqual(
             parseError("show abc"),
-            CommandError("expected a result number, tweet id or tweet URL, found 'abc'", column: 6))
+            CommandError("expected a result number, id:<tweet id> or a tweet URL, found 'abc'", column: 6))
         XCTAssertEqual(parseError("show 3 4"), CommandError("unexpected '4' after show", column: 8))
+    }
+
+    /// A short number is a result number, however long the list; `id:` or ten digits and more name a tweet.
+    func testResultNumbersAndTweetIdsAreToldApart() throws {
+        XCTAssertEqual(try ShellCommand.parse("show 20"), .show(.index(20)))
+        XCTAssertEqual(try ShellCommand.parse("show 123456789"), .show(.index(123_456_789)))
+        XCTAssertEqual(try ShellCommand.parse("show id:20"), .show(.id(20)))
+        XCTAssertEqual(try ShellCommand.parse("show ID:7"), .show(.id(7)))
+        XCTAssertEqual(try ShellCommand.parse("thread id:20"), .thread(.id(20)))
+        XCTAssertEqual(try ShellCommand.parse("show 1234567890"), .show(.id(1_234_567_890)))
+        XCTAssertNil(TweetReference("id:"))
+        XCTAssertNil(TweetReference("id:-3"))
+        XCTAssertNil(TweetReference("0"))
+        XCTAssertNil(TweetReference("٣"), "digits of other scripts are not numbers here")
+    }
+
+    func testWordsAfterQuitOrExitStillLeave() throws {
+        XCTAssertEqual(try ShellCommand.parse("exit now"), .quit)
+        XCTAssertEqual(try ShellCommand.parse("quit please now"), .quit)
     }
 
     func testOtherCommands() throws {
@@ -58,6 +78,9 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("export 'my results.csv'"), .export(path: "my results.csv", format: .csv))
         XCTAssertEqual(
             try ShellCommand.parse("export out.txt --format flat"), .export(path: "out.txt", format: .flattenedJSONL))
+        XCTAssertEqual(try ShellCommand.parse("backup '~/my backup.sqlite'"), .backup(path: "~/my backup.sqlite"))
+        XCTAssertNotNil(parseError("backup"), "backup needs a file")
+        XCTAssertNotNil(parseError("backup a.sqlite b.sqlite"), "backup takes one file")
         XCTAssertEqual(try ShellCommand.parse("format json"), .format(.json))
         XCTAssertEqual(
             try ShellCommand.parse("import a.jsonl.gz 'my folder' ~/x/*.json -"),
@@ -71,6 +94,61 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertThrowsError(try ShellCommand.parse("import"))
         XCTAssertEqual(try ShellCommand.parse("EXIT"), .quit)
         XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))
+    }
+
+    func testColumnsChooseCSVColumnsForExportAndFormat() throws {
+        let chosen = try TwarcCSVColumns(parsing: "id,author.username,text")
+        XCTAssertEqual(
+            try ShellCommand.parse("export out.csv --columns id,author.username,text"),
+            .export(path: "out.csv", format: .csv, columns: chosen))
+        XCTAssertEqual(
+            try ShellCommand.parse("export out.txt --columns id,author.username,text --format csv"),
+            .export(path: "out.txt", format: .csv, columns: chosen))
+        XCTAssertEqual(
+            try ShellCommand.parse("format csv --columns id,author.username,text"), .format(.csv, columns: chosen))
+        XCTAssertEqual(try ShellCommand.parse("format csv"), .format(.csv, columns: .twarcDefaults))
+    }
+
+    func testHelpForExportAndFormatExplainsColumnsAndListsThemAll() {
+        for name in ["export", "format"] {
+            let lines = HelpText.lines(for: CommandSpec.named(name), width: 80, style: Style(enabled: false))
+            XCTAssertTrue(lines.contains { $0.contains("--columns a,b,c") }, name)
+            let words = Set(lines.flatMap { $0.split(separator: " ").map(String.init) })
+            for column in TwarcCSVColumns.twarcDefaults.names {
+                XCTAssertTrue(words.contains(column), "help \(name) lists \(column)")
+            }
+            XCTAssertTrue(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, name)
+        }
+    }
+
+    func testColumnNamesCompleteAfterTheLastComma() {
+        func complete(_ line: String) -> [String] {
+            Completer.candidates(
+                for: CompletionRequest(line: line, cursorOffset: line.count), words: ([], [], []))
+        }
+        XCTAssertEqual(
+            complete("export out.csv --columns id,author.public_metrics.f"),
+            ["id,author.public_metrics.followers_count", "id,author.public_metrics.following_count"])
+        XCTAssertEqual(complete("format csv --columns __twarc.v"), ["__twarc.version"])
+        XCTAssertEqual(complete("format csv --columns ").count, 84)
+    }
+
+    func testUnknownColumnsNameTheColumnAndAMatch() {
+        XCTAssertEqual(
+            parseError("export out.csv --columns id,autor.username"),
+            CommandError(
+                "unknown CSV column 'autor.username'; did you mean 'author.username'? ('help export' lists all 84)",
+                column: 29))
+        XCTAssertEqual(parseError("format csv --columns like_count")?.column, 22)
+        XCTAssertEqual(
+            parseError("export out.jsonl --columns id"),
+            CommandError("--columns chooses CSV columns; add --format csv or name the file .csv", column: 18))
+        XCTAssertEqual(
+            parseError("format json --columns id"),
+            CommandError("--columns applies to csv: format csv --columns a,b,c", column: 13))
+        XCTAssertEqual(
+            parseError("export out.csv --columns"),
+            CommandError("export needs column names after --columns, such as id,text,author.username", column: 25))
     }
 
     func testUnknownCommandSuggestsTheNearest() {
@@ -102,5 +180,24 @@ final class ShellCommandTests: XCTestCase {
         } catch {
             return error
         }
+    }
+}
+
+/// One-shot commands come as words the user's shell already split.
+final class OneShotWordsTests: XCTestCase {
+    func testEachArgumentIsOneWordVerbatim() throws {
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["search", "\"open data\""]),
+            .search(SearchOptions(query: "\"open data\"")))
+        XCTAssertEqual(try ShellCommand.parse(arguments: ["search", "a;b"]), .search(SearchOptions(query: "a;b")))
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["search", "a;", "show", "1"]),
+            .search(SearchOptions(query: "a; show 1")))
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["search", "--limit", "5", "open data"]),
+            .search(SearchOptions(query: "open data", limit: 5)), "never re-quoted")
+        XCTAssertEqual(
+            try ShellCommand.parse(arguments: ["import", "my file's.jsonl"]),
+            .importFiles(["my file's.jsonl"], collection: nil))
     }
 }

@@ -82,10 +82,15 @@ struct StoreCollectionsTests {
         #expect(try await store.drop(collection: "demo").deleted == 50)
         #expect(try await store.isEmpty())
         #expect(try await store.wantsDemoCorpus() == false, "emptied by drop demo, the store stays without it")
+        #expect(
+            try await store.seedIfEmpty(collection: TweetStore.demoCollection) {
+                Array(DemoCorpus(seed: 5, tweetCount: 5))
+            }
+                == false)
         try await store.checkIntegrity()
     }
 
-    /// A version 2 store (before collections) with the first-run demo corpus and an earlier import: opening it files
+    /// A store from before collections (version 4) with the first-run demo corpus and an earlier import: opening it files
     /// the demo corpus in `demo`, and the earlier tweets, in no collection, keep the demo out of searches.
     @Test func migrationFilesTheDemoCorpusOfAnExistingStore() async throws {
         let folder = try Fixtures.temporaryDirectory()
@@ -97,7 +102,7 @@ struct StoreCollectionsTests {
             try await store.insert([Page(tweets: [Tweet(id: 42, text: "older import about coffee", authorID: 1)])])
             try await store.database.run { connection in
                 try connection.execute(
-                    "DROP TABLE collections; DROP TABLE collection_members; DROP TABLE store_settings; PRAGMA user_version = 2"
+                    "DROP TABLE collections; DROP TABLE collection_members; DROP TABLE store_settings; PRAGMA user_version = \(Schema.currentVersion - 1)"
                 )
             }
         }

@@ -121,7 +121,8 @@ struct StoreImportTests {
         let failed = await #expect(throws: StoreError.self) {
             try await store.importJSONL(at: file, decodeLine: Fixtures.decodeLine)
         }
-        #expect(failed?.message.contains("injected failure") == true, "\(String(describing: failed))")
+        // SQLite's words stay out of the message; the diagnostic keeps them for debugging.
+        #expect(failed?.diagnostic?.contains("injected failure") == true, "\(String(describing: failed))")
         try await store.database.run { try $0.execute("DROP TRIGGER fail_once") }
         let recorded = try await store.database.run { try ImportState.load($0, path: file.standardizedFileURL.path) }
         #expect(recorded?.line == 5_000 && recorded?.tweets == 5_000)

@@ -11,6 +11,8 @@ public struct ArchiveReader: Sendable {
     public let parts: [URL]
     /// The archive's owner, from `account.js` (with `profile.js` details), or the manifest's `userInfo`.
     public let owner: User?
+    /// What the import should tell the user about the archive's shape: a missing `account.js` and what that loses.
+    public let warnings: [String]
 
     /// Opens an archive folder or tweets file. Throws a `DecodingProblem` when no tweets file can be found.
     public init(url: URL) throws {
@@ -61,6 +63,7 @@ public struct ArchiveReader: Sendable {
                 "\(url.path) is not an X archive: no data/tweets.js, data/tweet.js or tweets-partN.js found")
         }
         owner = ArchiveReader.readOwner(in: dataFolder, manifest: manifest)
+        warnings = ArchiveReader.ownerWarnings(dataFolder: dataFolder, owner: owner)
     }
 
     /// A reader that yields the archive's tweets as pages of at most `batchSize`, one part file at a time, so memory
@@ -157,6 +160,18 @@ public struct ArchivePageReader {
     private var current: ArchiveScript.ArrayCursor?
     /// Entries that could not be read as tweets, each naming its file and position; they are skipped.
     public private(set) var skipped: [DecodingProblem] = []
+    /// Handles of the users replied to, by id, from the entries' `in_reply_to_screen_name`: archives carry no user
+    /// objects for them, and `to:handle` needs them. Read and cleared by `takeReplyHandles()`.
+    public private(set) var replyHandles: [UserID: String] = [:]
+
+    /// Entries read so far, whether they were tweets or not.
+    public private(set) var entries = 0
+
+    /// The reply handles gathered since the last call.
+    public mutating func takeReplyHandles() -> [UserID: String] {
+        defer { replyHandles = [:] }
+        return replyHandles
+    }
 
     init(parts: [URL], owner: User?, batchSize: Int) {
         self.parts = parts
@@ -189,12 +204,15 @@ public struct ArchivePageReader {
                 current = nil
                 continue
             }
+            entries += 1
             let entry = element["tweet"] ?? element
             let cursor = current!
             do {
-                builder.addMain(
-                    try V1SearchDecoder.status(
-                        entry, path: "\(cursor.name) entry \(cursor.elementIndex)", owner: owner, into: &builder))
+                var tweet = try V1SearchDecoder.status(
+                    entry, path: "\(cursor.name) entry \(cursor.elementIndex)", owner: owner, into: &builder)
+                ArchiveEntry.markRetweet(&tweet)
+                ArchiveEntry.collectReplyHandle(entry, into: &replyHandles)
+                builder.addMain(tweet)
                 count += 1
             } catch let problem as DecodingProblem {
                 skipped.append(problem)

@@ -36,7 +36,7 @@ extension Tweet {
     public var decodedText: String { HTMLEntities.decode(text) }
 
     /// The handle in a retweet's `RT @user: ` prefix.
-    var retweetedUsernameFromText: String? {
+    public var retweetedUsernameFromText: String? {
         guard text.hasPrefix("RT @") else { return nil }
         let handle = text.dropFirst(4).prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
         return handle.isEmpty ? nil : String(handle)

@@ -6,7 +6,7 @@ public enum ExportFormat: String, Hashable, Sendable, CaseIterable {
     case twarc2JSONL = "jsonl"
     /// `twarc2 flatten`'s JSONL: one tweet per line with `author`, `in_reply_to_user`, media and references merged in.
     case flattenedJSONL = "flat"
-    /// twarc-csv's CSV: one tweet per row under its dotted column names.
+    /// twarc-csv's CSV: one tweet per row under its dotted column names (twarc-csv 0.7's defaults, or a choice).
     case csv
 }
 
@@ -32,14 +32,17 @@ public struct TwarcMetadata: Hashable, Sendable {
 public struct PageExporter: Sendable {
     /// The output format.
     public let format: ExportFormat
-    /// Provenance written as `__twarc` on JSONL lines; nil writes none.
+    /// Provenance written as `__twarc` on JSONL lines and in the CSV's `__twarc.*` columns; nil writes none.
     public var metadata: TwarcMetadata?
+    /// The CSV's columns; the other formats ignore it.
+    public let columns: TwarcCSVColumns
     private var wroteHeader = false
 
     /// Creates an exporter for one output.
-    public init(format: ExportFormat, metadata: TwarcMetadata? = nil) {
+    public init(format: ExportFormat, metadata: TwarcMetadata? = nil, columns: TwarcCSVColumns = .twarcDefaults) {
         self.format = format
         self.metadata = metadata
+        self.columns = columns
     }
 
     /// Appends `page` in this format to `output`: one line for twarc2 JSONL, one line per tweet for the others,
@@ -52,10 +55,10 @@ public struct PageExporter: Sendable {
             TwarcEncoding.writeFlattenedLines(page, metadata: metadata, into: &output)
         case .csv:
             if !wroteHeader {
-                TwarcCSV.writeHeader(into: &output)
+                TwarcCSV.writeHeader(columns, into: &output)
                 wroteHeader = true
             }
-            TwarcCSV.writeRows(page, into: &output)
+            TwarcCSV.writeRows(of: page, metadata: metadata, columns: columns, into: &output)
         }
     }
 
@@ -76,7 +79,7 @@ public struct PageExporter: Sendable {
         guard format == .csv, !wroteHeader else { return "" }
         wroteHeader = true
         var writer = JSONWriter(capacity: 2048)
-        TwarcCSV.writeHeader(into: &writer)
+        TwarcCSV.writeHeader(columns, into: &writer)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
@@ -89,10 +92,13 @@ public final class ExportFileWriter {
     /// Tweets written so far.
     public private(set) var tweetsWritten = 0
 
-    /// Writes `format` to `handle`, which the caller opened and closes.
-    public init(handle: FileHandle, format: ExportFormat, metadata: TwarcMetadata? = nil) {
+    /// Writes `format` (with `columns` for CSV) to `handle`, which the caller opened and closes.
+    public init(
+        handle: FileHandle, format: ExportFormat, metadata: TwarcMetadata? = nil,
+        columns: TwarcCSVColumns = .twarcDefaults
+    ) {
         self.handle = handle
-        self.exporter = PageExporter(format: format, metadata: metadata)
+        self.exporter = PageExporter(format: format, metadata: metadata, columns: columns)
     }
 
     /// Appends a page; flushes when the buffer passes 1 MB.

@@ -31,6 +31,9 @@ public struct Tweet: Hashable, Sendable {
     public var source: String?
     /// Whether X marked the tweet as possibly sensitive.
     public var possiblySensitive: Bool?
+    /// A retweet whose original the source does not identify: an X account archive lists a retweet only as its
+    /// `RT @x: …` text, with no id of the original. `isRetweet` and `retweetedUsername` read it.
+    public var retweetsUnidentifiedOriginal = false
 
     /// Creates a tweet; everything but the id and text is optional.
     public init(
@@ -56,6 +59,8 @@ public struct Tweet: Hashable, Sendable {
 
     /// The id of the tweet this one retweets, if it is a retweet.
     public var retweetedID: TweetID? { referencedTweets.first { $0.kind == .retweeted }?.id }
+    /// Whether the tweet is a retweet, with or without its original's id.
+    public var isRetweet: Bool { retweetedID != nil || retweetsUnidentifiedOriginal }
     /// The id of the tweet this one quotes, if any.
     public var quotedID: TweetID? { referencedTweets.first { $0.kind == .quoted }?.id }
     /// The id of the tweet this one replies to, if any.

@@ -31,8 +31,27 @@ public enum TweetshApp {
         let configPath = options.configPath ?? ShellConfig.defaultPath(environment: environment)
         var config = ShellConfig()
         var configProblems: [String] = []
-        if let text = try? String(contentsOfFile: configPath, encoding: .utf8) {
-            (config, configProblems) = ShellConfig.parse(text, file: configPath)
+        switch ConfigFile.read(configPath, explicit: options.configPath != nil) {
+        case .text(let text): (config, configProblems) = ShellConfig.parse(text, file: configPath)
+        case .absent: break
+        case .unreadable(let why):
+            // Only the default file may be missing: a `--config PATH` that cannot be read is a usage error.
+            guard options.configPath == nil else { return usageError("--config \(configPath): \(why)") }
+            configProblems.append("\(configPath): \(why); using the defaults")
+        }
+        // The API base is settled before anything is opened: a bad one is a usage error, never a silent fallback to
+        // the real API (a typo must not send the token elsewhere).
+        let settings: XAPISettings
+        do {
+            settings = try XAPISettings.resolve(
+                config: config.apiBase.map { [XAPISettings.configKey: $0] } ?? [:],
+                environment: environment, version: version)
+        } catch {
+            let fromConfig =
+                environment[XAPISettings.environmentKey]?.trimmingCharacters(in: .whitespaces)
+                .isEmpty ?? true
+            let location = fromConfig ? config.apiBaseLocation.map { "\($0): " } ?? "" : ""
+            return usageError(location + error.description)
         }
         if options.json { config.format = .json }
         let stdinIsTerminal = TerminalSize.isTerminal(STDIN_FILENO)
@@ -54,27 +73,39 @@ public enum TweetshApp {
                         + "\(max(1, tweets / 90_000)) s")
             }
         } catch {
-            output.error("cannot open the tweet store: \(ErrorText.describe(error))")
+            output.error(ErrorText.describe(error))
             return 1
+        }
+        // However the shell ends, the store is closed, which folds its write-ahead log into the file.
+        ExitSignals.shared.install { store.close() }
+        defer { store.close() }
+        if let reason = store.readOnlyReason {
+            output.warning(
+                "the store \(store.path ?? "") is read-only (\(reason)): searching, paging, show and export work, "
+                    + "but search history and the API cache are not saved")
         }
 
         // Credentials and the API client.
-        let settings: XAPISettings
-        do {
-            settings = try XAPISettings.resolve(
-                config: config.apiBase.map { [XAPISettings.configKey: $0] } ?? [:],
-                environment: environment, version: version)
-        } catch {
-            output.warning("\(error); using \(XAPISettings.defaultBaseURL.absoluteString)")
-            settings = XAPISettings(version: version)
-        }
         let waits = WaitBroadcaster()
         let client = XAPIClient(configuration: XAPIClient.Configuration(settings: settings, onWait: { waits.send($0) }))
         let authenticator = Authenticator(
             client: client, store: CredentialStore(environment: environment), environment: environment)
         var api: XAPISource?
-        if (try? await authenticator.resolve(warn: { output.warning($0) })) != nil {
-            api = XAPISource(client: client, cache: store, onWarning: { output.warning($0) })
+        let credentials = CredentialReport()
+        do {
+            let origin = try await authenticator.resolve { problem in
+                credentials.add(problem)
+                output.warning(problem)
+            }
+            credentials.origin = origin
+            api = XAPISource(client: client, cache: store.isReadOnly ? nil : store, onWarning: { output.warning($0) })
+        } catch XAPIError.missingCredentials {
+            // Nothing configured: the local store is the source, as the prompt says.
+        } catch {
+            // Credentials that are set but unusable are said at start-up, and again by `auth status`.
+            let problem = ErrorText.describe(error)
+            credentials.add(problem)
+            output.warning(problem)
         }
         let source = options.source ?? config.source ?? (api != nil ? .x : .local)
         if source == .x, api == nil {
@@ -83,16 +114,17 @@ public enum TweetshApp {
         let sources = SourceState(current: api == nil ? .local : source, api: api, waits: waits)
         sources.collection = config.collection
 
-        // First run: an empty store gets the demo corpus, so tweetsh works offline on a fresh machine.
-        if (try? await store.wantsDemoCorpus()) == true {
+        // First run: an empty store gets the demo corpus, so tweetsh works offline on a fresh machine. Of several
+        // shells starting at once on a new store, one seeds it.
+        if !store.isReadOnly {
+            let corpus = DemoCorpus.firstRun
             do {
-                let corpus = DemoCorpus.firstRun
-                try await store.insert(Array(corpus), collection: TweetStore.demoCollection)
-                output.note(
-                    "First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
-                        + "(\"\(DemoCorpus.sourceLabel)\"), the collection 'demo'. 'import <file>' adds your own (the demo "
-                        + "then stays out of searches); 'auth' connects to the X API."
-                )
+                if try await store.seedIfEmpty(collection: TweetStore.demoCollection, { Array(corpus) }) {
+                    output.note(
+                        "First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
+                            + "(\"\(DemoCorpus.sourceLabel)\"), the collection 'demo'. 'import <file>' adds your own "
+                            + "(the demo then stays out of searches); 'auth' connects to the X API.")
+                }
             } catch {
                 output.warning("could not create the demo corpus: \(ErrorText.describe(error))")
             }
@@ -100,18 +132,23 @@ public enum TweetshApp {
 
         let history: History?
         if interactive, let path = History.defaultPath(environment: environment) {
-            history = try? History(path: path, isSensitive: SensitiveLines.isSensitive)
+            let secrets = OwnSecrets(tokenIsHeld: client.tokenIsHeld(in:), environment: environment)
+            history = try? History(path: path, isSensitive: secrets.isSensitive)
         } else {
             history = nil
         }
         let session = ShellSession(
             output: output, store: store, sources: sources, client: client,
             authenticator: authenticator, config: config, environment: environment,
-            history: history, isInteractive: interactive)
+            history: history, isInteractive: interactive, width: options.width, credentials: credentials)
 
-        if let script = options.script ?? options.oneShot {
+        if let script = options.script {
             let reader = stdinIsTerminal ? nil : PipedLineReader()
             return await Repl(session: session, reader: reader).runScript(CommandWords.statements(script))
+        }
+        if let arguments = options.oneShot {
+            let reader = stdinIsTerminal ? nil : PipedLineReader()
+            return await Repl(session: session, reader: reader).runOneShot(arguments)
         }
         let reader: any LineReader
         if interactive {
@@ -135,20 +172,34 @@ public enum TweetshApp {
     }
 }
 
-/// Which lines must never be written to history: `auth` with anything after it but `status`/`logout`, and any
-/// word that looks like a bearer token or API secret.
-public enum SensitiveLines {
-    /// True when `line` may hold a secret.
-    public static func isSensitive(_ line: String) -> Bool {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        if let first = words.first, first.lowercased() == "auth", words.count > 1,
-            !(words.count == 2 && ["status", "logout"].contains(words[1].lowercased()))
-        {
-            return true
+extension TweetshApp {
+    /// Prints a usage error (exit status 2) without the usage text: the message says what to fix.
+    static func usageError(_ message: String) -> Int32 {
+        FileHandle.standardError.write(Data("tweetsh: \(message)\n".utf8))
+        return 2
+    }
+}
+
+/// Reading the config file: absent is normal for the default path, anything else that stops it being read is said.
+enum ConfigFile {
+    /// What was found.
+    enum Contents: Equatable {
+        case text(String)
+        case absent
+        case unreadable(String)
+    }
+
+    /// Reads `path`. An absent default file is `.absent`; an absent `--config` file is `.unreadable("no such file")`.
+    static func read(_ path: String, explicit: Bool) -> Contents {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return explicit ? .unreadable("no such file") : .absent
         }
-        return words.contains { word in
-            word.count >= 40 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "%+/=-_".contains($0)) }
-                && !word.contains(":")
+        if isDirectory.boolValue { return .unreadable("is a folder, not a config file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .unreadable("cannot be read (permission denied)")
         }
+        guard let text = String(data: data, encoding: .utf8) else { return .unreadable("is not UTF-8 text") }
+        return .text(text)
     }
 }

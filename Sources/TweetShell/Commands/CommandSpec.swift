@@ -18,9 +18,10 @@ public struct CommandSpec: Sendable {
         CommandSpec(
             name: "search", aliases: ["s"],
             synopsis:
-                "search [--source x|local] [--in NAME] [--archive] [--limit N] [--sort recency|relevancy] [--new] [--refresh] <query>",
+                "search [--source x|local] [--archive] [--limit N] [--sort recency|relevancy] [--new] [--refresh] "
+                + "[--in NAME] [--allow-secret] <query>",
             summary: "Search tweets with X's query operators; results are numbered for show, thread and open.",
-            flags: ["--source", "--in", "--archive", "--limit", "--sort", "--new", "--refresh"],
+            flags: ["--source", "--in", "--archive", "--limit", "--sort", "--new", "--refresh", "--allow-secret"],
             examples: [
                 "search swift concurrency", "search \"async await\" lang:en -is:retweet",
                 "search from:swiftlang #swift --limit 50", "search --source x --new swift", "search --in demo coffee",
@@ -32,15 +33,20 @@ public struct CommandSpec: Sendable {
             flags: [], examples: ["live", "live swift", "live from:swiftlang"]),
         CommandSpec(
             name: "more", aliases: ["m"], synopsis: "more [N]",
-            summary: "Load the next page (or N more results) of the current search; numbering continues.",
+            summary:
+                "Load the next page (or N more results) of the current search; numbering continues. In a new shell it "
+                + "continues the last search of 'history searches'.",
             flags: [], examples: ["more", "more 50"]),
         CommandSpec(
-            name: "show", aliases: [], synopsis: "show <n|id|url>",
+            name: "show", aliases: [], synopsis: "show <n|id:ID|url>",
             summary: "Show one tweet in full: text, author, time, metrics, links, tags, reply and quote context.",
             flags: [],
-            examples: ["show 3", "show 1460323737035677698", "show https://x.com/user/status/1460323737035677698"]),
+            examples: [
+                "show 3", "show id:20", "show 1460323737035677698",
+                "show https://x.com/user/status/1460323737035677698",
+            ]),
         CommandSpec(
-            name: "thread", aliases: [], synopsis: "thread <n|id>",
+            name: "thread", aliases: [], synopsis: "thread <n|id:ID>",
             summary: "Show the conversation a tweet belongs to, oldest first.",
             flags: [], examples: ["thread 2", "thread 1460323737035677698"]),
         CommandSpec(
@@ -59,9 +65,9 @@ public struct CommandSpec: Sendable {
             summary: "List earlier commands, or earlier searches with when they ran and whether more pages remain.",
             flags: ["searches"], examples: ["history", "history searches"]),
         CommandSpec(
-            name: "again", aliases: [], synopsis: "again <N> [--new]",
+            name: "again", aliases: [], synopsis: "again <N> [--new] [--refresh]",
             summary: "Re-run search N from `history searches`; answered from the cache unless --new or --refresh.",
-            flags: ["--new", "--refresh"], examples: ["again 2", "again 2 --new"]),
+            flags: ["--new", "--refresh"], examples: ["again 2", "again 2 --new", "again 2 --refresh"]),
         CommandSpec(
             name: "source", aliases: [], synopsis: "source [x|local]",
             summary: "Show or set where searches go: the X API or the local store.", flags: ["x", "local"],
@@ -88,13 +94,23 @@ public struct CommandSpec: Sendable {
             summary: "Delete a collection: its tweets that no other collection holds leave the store.",
             flags: [], examples: ["drop demo", "drop election"]),
         CommandSpec(
-            name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv]",
-            summary: "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv columns.",
-            flags: ["--format"], examples: ["export results.jsonl", "export results.csv --format csv"]),
+            name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv] [--columns a,b,c]",
+            summary:
+                "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv 0.7's CSV columns.",
+            flags: ["--format", "--columns"],
+            examples: [
+                "export results.jsonl", "export results.csv --format csv",
+                "export people.csv --columns id,created_at,author.username,text",
+            ]),
         CommandSpec(
-            name: "format", aliases: [], synopsis: "format [compact|detail|json|csv]",
-            summary: "Show or set how results are printed.", flags: ["compact", "detail", "json", "csv"],
-            examples: ["format detail", "format json"]),
+            name: "backup", aliases: [], synopsis: "backup <file>",
+            summary: "Write a consistent copy of the local store to a new file, even while other shells use it.",
+            flags: [], examples: ["backup ~/tweets-backup.sqlite"]),
+        CommandSpec(
+            name: "format", aliases: [], synopsis: "format [compact|detail|json|csv [--columns a,b,c]]",
+            summary: "Show or set how results are printed; csv prints twarc-csv's columns, or those chosen.",
+            flags: ["compact", "detail", "json", "csv", "--columns"],
+            examples: ["format detail", "format json", "format csv --columns id,text,public_metrics.like_count"]),
         CommandSpec(
             name: "limits", aliases: [], synopsis: "limits",
             summary: "Show the X API rate limits seen so far, per endpoint.", flags: [], examples: ["limits"]),
@@ -104,7 +120,8 @@ public struct CommandSpec: Sendable {
             name: "help", aliases: ["?"], synopsis: "help [command]",
             summary: "List commands, or explain one with examples.", flags: [], examples: ["help", "help search"]),
         CommandSpec(
-            name: "quit", aliases: ["exit"], synopsis: "quit", summary: "Leave tweetsh.", flags: [], examples: ["quit"]),
+            name: "quit", aliases: ["exit"], synopsis: "quit", summary: "Leave tweetsh; words after it are ignored.",
+            flags: [], examples: ["quit", "exit"]),
     ]
 
     /// The spec for a name or alias.

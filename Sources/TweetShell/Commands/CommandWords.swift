@@ -48,6 +48,20 @@ struct CommandWords {
         self.words = words
     }
 
+    /// Words the user's shell has already split (a one-shot `tweetsh search '"open data"'`): each argument is one
+    /// word, taken verbatim. Nothing is unquoted, re-split or re-quoted, so a query keeps its quotes and `;`. The line
+    /// is the arguments joined by spaces, so columns in messages still point into something the user can read.
+    init(arguments: [String]) {
+        var words: [Word] = []
+        var offset = 0
+        for argument in arguments {
+            words.append(Word(text: argument, offset: offset, end: offset + argument.count))
+            offset += argument.count + 1
+        }
+        self.line = arguments.joined(separator: " ")
+        self.words = words
+    }
+
     /// The raw text of the line from word `index` to the end, quotes kept, trailing spaces trimmed.
     func rest(from index: Int) -> String {
         guard index < words.count else { return "" }

@@ -6,9 +6,9 @@ public enum ShellCommand: Equatable, Sendable {
     case search(SearchOptions)
     /// `more [N]`.
     case more(count: Int?)
-    /// `show <n|id|url>`.
+    /// `show <n|id:ID|url>`.
     case show(TweetReference)
-    /// `thread <n|id>`.
+    /// `thread <n|id:ID>`.
     case thread(TweetReference)
     /// `user @handle`.
     case user(String)
@@ -30,10 +30,12 @@ public enum ShellCommand: Equatable, Sendable {
     case collection(String?)
     /// `drop NAME`: deletes a collection.
     case drop(String)
-    /// `export <file> [--format …]`.
-    case export(path: String, format: ExportFormat)
-    /// `format` (show) or `format <kind>` (set).
-    case format(OutputFormat?)
+    /// `export <file> [--format …] [--columns a,b,c]`; the columns apply to CSV.
+    case export(path: String, format: ExportFormat, columns: TwarcCSVColumns = .twarcDefaults)
+    /// `backup <file>`: a consistent copy of the store in a new file.
+    case backup(path: String)
+    /// `format` (show) or `format <kind>` (set); `format csv --columns a,b,c` chooses the CSV's columns.
+    case format(OutputFormat?, columns: TwarcCSVColumns = .twarcDefaults)
     /// `limits`.
     case limits
     /// `clear`.
@@ -62,6 +64,9 @@ public struct SearchOptions: Equatable, Sendable {
     public var newOnly = false
     /// `--refresh`: fetch again instead of answering from the cache.
     public var refresh = false
+    /// `--allow-secret`: send a word shaped like a bearer token to the API anyway (it is not the user's own token;
+    /// that one is never sent).
+    public var allowSecretShapes = false
     /// Whether running the search records it in the search history (`history searches`). Live search turns this
     /// off for the queries typed on the way and records only the one the user keeps.
     public var recordsHistory = true
@@ -92,16 +97,21 @@ public enum TweetReference: Equatable, Sendable {
     /// A tweet id.
     case id(TweetID)
 
-    /// Parses `27`, `1460323737035677698` or `https://x.com/user/status/1460323737035677698`.
-    /// Numbers of up to 6 digits are result numbers; longer ones are tweet ids.
+    /// Parses `27`, `id:20`, `1460323737035677698` or `https://x.com/user/status/1460323737035677698`.
+    /// A number of up to 9 digits is a result number; `id:N` and any number of 10 or more digits are tweet ids (every
+    /// tweet id since 2010 has at least 17), so `show 20` is result 20 and `show id:20` is tweet 20.
     public init?(_ text: String) {
         if let slash = text.range(of: "/status/") {
             let tail = text[slash.upperBound...].prefix { $0.isNumber }
             guard let id = TweetID(tail) else { return nil }
             self = .id(id)
-        } else if text.count <= 6, let n = Int(text), n > 0 {
+        } else if text.lowercased().hasPrefix("id:") {
+            let digits = text.dropFirst(3)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let id = TweetID(digits) else { return nil }
+            self = .id(id)
+        } else if text.count < 10, text.allSatisfy(\.isASCII), let n = Int(text), n > 0 {
             self = .index(n)
-        } else if let id = TweetID(text) {
+        } else if text.count >= 10, text.allSatisfy(\.isASCII), let id = TweetID(text) {
             self = .id(id)
         } else {
             return nil
@@ -142,7 +152,16 @@ public enum OutputFormat: String, Equatable, Sendable, CaseIterable {
 extension ShellCommand {
     /// Parses one command line (history expansion such as `!3` has already been applied).
     public static func parse(_ line: String) throws(CommandError) -> ShellCommand {
-        let words = try CommandWords(line)
+        try parse(words: CommandWords(line))
+    }
+
+    /// Parses a one-shot command from words the user's shell already split (`tweetsh search '"open data"'`): each
+    /// argument is one word, verbatim, so quotes and `;` inside it stay part of it.
+    public static func parse(arguments: [String]) throws(CommandError) -> ShellCommand {
+        try parse(words: CommandWords(arguments: arguments))
+    }
+
+    private static func parse(words: CommandWords) throws(CommandError) -> ShellCommand {
         guard let first = words.words.first else { throw CommandError("empty command") }
         guard let spec = CommandSpec.named(first.text) else {
             let hint =
@@ -238,22 +257,46 @@ extension ShellCommand {
             let path = try parser.required("a file to write")
             var format = ExportFormat.twarc2JSONL
             if path.text.lowercased().hasSuffix(".csv") { format = .csv }
+            var columns: (TwarcCSVColumns, flag: CommandWords.Word)?
             while let flag = parser.next() {
-                guard flag.text == "--format" else {
-                    throw CommandError("unknown option '\(flag.text)' for export", column: flag.offset + 1)
+                switch flag.text {
+                case "--format":
+                    let value = try parser.required("jsonl, flat or csv after --format")
+                    guard let f = ExportFormat(rawValue: value.text.lowercased()) else {
+                        throw CommandError(
+                            "unknown export format '\(value.text)'; expected jsonl, flat or csv",
+                            column: value.offset + 1)
+                    }
+                    format = f
+                case "--columns": columns = (try parser.csvColumns(), flag)
+                default: throw CommandError("unknown option '\(flag.text)' for export", column: flag.offset + 1)
                 }
-                let value = try parser.required("jsonl, flat or csv after --format")
-                guard let f = ExportFormat(rawValue: value.text.lowercased()) else {
-                    throw CommandError(
-                        "unknown export format '\(value.text)'; expected jsonl, flat or csv", column: value.offset + 1)
-                }
-                format = f
             }
-            return .export(path: path.text, format: format)
+            if let columns, format != .csv {
+                throw CommandError(
+                    "--columns chooses CSV columns; add --format csv or name the file .csv",
+                    column: columns.flag.offset + 1)
+            }
+            return .export(path: path.text, format: format, columns: columns?.0 ?? .twarcDefaults)
+        case "backup":
+            let path = try parser.required("a new file to write the copy to")
+            try parser.end()
+            return .backup(path: path.text)
         case "format":
             let kind = try parser.optionalKeyword(OutputFormat.allCases.map(\.rawValue))
+            var columns = TwarcCSVColumns.twarcDefaults
+            if let flag = parser.next() {
+                guard flag.text == "--columns", kind == OutputFormat.csv.rawValue else {
+                    let message =
+                        flag.text == "--columns"
+                        ? "--columns applies to csv: format csv --columns a,b,c"
+                        : "unexpected '\(flag.text)' after format"
+                    throw CommandError(message, column: flag.offset + 1)
+                }
+                columns = try parser.csvColumns()
+            }
             try parser.end()
-            return .format(kind.flatMap(OutputFormat.init(rawValue:)))
+            return .format(kind.flatMap(OutputFormat.init(rawValue:)), columns: columns)
         case "limits":
             try parser.end()
             return .limits
@@ -268,7 +311,7 @@ extension ShellCommand {
             try parser.end()
             return .help(topic)
         default:
-            try parser.end()
+            // `quit` and `exit` leave whatever follows them (`exit now`), as a shell's `exit` would.
             return .quit
         }
     }
@@ -323,11 +366,21 @@ private struct ArgumentParser {
         return n
     }
 
+    /// The list after `--columns`: twarc-csv column names separated by commas, each checked.
+    mutating func csvColumns() throws(CommandError) -> TwarcCSVColumns {
+        let value = try required("column names after --columns, such as id,text,author.username")
+        do {
+            return try TwarcCSVColumns(parsing: value.text)
+        } catch {
+            throw CommandError(error.description, column: value.offset + 1 + error.offset)
+        }
+    }
+
     mutating func reference() throws(CommandError) -> TweetReference {
-        let word = try required("a result number, tweet id or tweet URL")
+        let word = try required("a result number, id:<tweet id> or a tweet URL")
         guard let reference = TweetReference(word.text) else {
             throw CommandError(
-                "expected a result number, tweet id or tweet URL, found '\(word.text)'", column: word.offset + 1)
+                "expected a result number, id:<tweet id> or a tweet URL, found '\(word.text)'", column: word.offset + 1)
         }
         return reference
     }
@@ -347,6 +400,7 @@ private struct ArgumentParser {
             case "--archive": options.fullArchive = true
             case "--new": options.newOnly = true
             case "--refresh": options.refresh = true
+            case "--allow-secret": options.allowSecretShapes = true
             case "--source":
                 let value = try required("x or local after --source")
                 guard let kind = SourceKind(rawValue: value.text.lowercased()) else {

@@ -2,18 +2,21 @@
 public struct LaunchOptions: Equatable, Sendable {
     /// Commands from `-c`, run in order, then exit.
     public var script: String?
-    /// A one-shot command from the remaining words (`tweetsh search swift --json`).
-    public var oneShot: String?
+    /// A one-shot command from the remaining words (`tweetsh search swift --json`), as the user's shell split them:
+    /// they are never re-split or re-quoted, so `tweetsh search '"open data"'` keeps its quotes and `'a;b'` its `;`.
+    public var oneShot: [String]?
     /// `--color always|never|auto`.
     public var color: String?
     /// `--json`: print results as twarc2 JSON lines.
     public var json = false
     /// `--source x|local`.
     public var source: SourceKind?
-    /// `--store PATH`: the SQLite store to open.
+    /// `--store PATH`: the SQLite store to open; also an SQLite URI (`file:PATH?mode=ro` opens it read-only).
     public var storePath: String?
     /// `--config PATH`.
     public var configPath: String?
+    /// `--width N`: cut compact rows at N columns, on a terminal or not (piped rows are otherwise whole).
+    public var width: Int?
     /// `--help`.
     public var help = false
     /// `--version`.
@@ -22,11 +25,12 @@ public struct LaunchOptions: Equatable, Sendable {
     /// The usage text for `--help` and usage errors.
     public static let usage = """
         usage: tweetsh [--color auto|always|never] [--source x|local] [--store PATH] [--config PATH] [--json]
-                       [-c "command; command…" | command words…]
+                       [--width N] [-c "command; command…" | command words…]
 
           tweetsh                      interactive shell (reads commands from stdin when it is not a terminal)
           tweetsh -c "search swift; more; show 3"
           tweetsh search swift --json  one command, then exit
+        Piped output: rows hold each tweet's whole text on one line; --width N (or COLUMNS) cuts them.
         Exit status: 0 ok, 1 a command failed, 2 usage error.
         """
 
@@ -71,6 +75,12 @@ public struct LaunchOptions: Equatable, Sendable {
                 options.storePath = try value(after: argument)
             case "--config":
                 options.configPath = try value(after: argument)
+            case "--width":
+                let text = try value(after: argument)
+                guard let columns = Int(text), (20...10_000).contains(columns) else {
+                    throw CommandError("--width takes a number of columns from 20 to 10000, not '\(text)'")
+                }
+                options.width = columns
             case "-h", "--help":
                 options.help = true
             case "--version":
@@ -83,7 +93,7 @@ public struct LaunchOptions: Equatable, Sendable {
         }
         if !rest.isEmpty {
             if options.script != nil { throw CommandError("give either -c or a command, not both") }
-            options.oneShot = rest.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")
+            options.oneShot = rest
         }
         return options
     }

@@ -12,10 +12,13 @@ public struct ShellConfig: Equatable, Sendable {
     public var format = OutputFormat.compact
     /// `auto`, `always` or `never`.
     public var color = "auto"
-    /// The X API base URL.
+    /// The X API base URL, as written: `XAPISettings` judges it, and a bad one stops tweetsh (exit 2) rather than
+    /// quietly sending the token to the default host.
     public var apiBase: String?
     /// `collection`: the collection local searches stay inside (`search --in` for every search).
     public var collection: String?
+    /// Where `api_base` was set (`file:line`), for the message about a bad one.
+    public var apiBaseLocation: String?
 
     /// The keys a config file may set.
     public static let keys = ["source", "page_size", "format", "color", "api_base", "collection"]
@@ -73,11 +76,9 @@ public struct ShellConfig: Equatable, Sendable {
                     config.collection = value
                 }
             case "api_base":
-                if let url = URL(string: value), url.scheme == "https" || url.scheme == "http", url.host != nil {
-                    config.apiBase = value
-                } else {
-                    problems.append("\(file):\(lineNumber): api_base must be an http(s) URL, found '\(value)'")
-                }
+                // Not judged here: a bad base is fatal (XAPISettings.resolve), not a warning and a fallback.
+                config.apiBase = value
+                config.apiBaseLocation = "\(file):\(lineNumber)"
             default:
                 problems.append(
                     "\(file):\(lineNumber): unknown key '\(key)'; known keys: \(keys.joined(separator: ", "))")

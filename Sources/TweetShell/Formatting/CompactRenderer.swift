@@ -3,9 +3,12 @@ import Foundation
 /// Renders results as one line each: number, @handle, age, and the text fitted to the terminal width.
 ///
 /// `  27 @swiftlang        3h     Swift 6.1 is out with …`
+///
+/// Every piece of tweet and user text goes through `TerminalText` first. Without a width (stdout is not a terminal
+/// and neither `--width` nor `COLUMNS` asks for one), a row carries the whole text, its line breaks shown as ` ⏎ `.
 public struct CompactRenderer: Sendable {
-    /// Terminal columns available.
-    public var width: Int
+    /// Columns available; nil for rows that are never cut (piped output).
+    public var width: Int?
     /// Colour on or off.
     public var style: Style
     /// The moment ages are measured from.
@@ -16,9 +19,13 @@ public struct CompactRenderer: Sendable {
     /// Columns for the age (`Mar 14`, `Oct'22`).
     static let ageColumns = 6
 
-    /// Creates a renderer.
-    public init(width: Int, style: Style, now: Date = Date()) {
-        self.width = max(20, width)
+    /// What a line break inside a tweet becomes: a space on a terminal, where columns are scarce, and a visible mark
+    /// in full-width rows, so a script can still tell where the lines were.
+    var lineBreak: String { width == nil ? " ⏎ " : " " }
+
+    /// Creates a renderer; a nil `width` never cuts a row.
+    public init(width: Int?, style: Style, now: Date = Date()) {
+        self.width = width.map { max(20, $0) }
         self.style = style
         self.now = now
     }
@@ -27,15 +34,16 @@ public struct CompactRenderer: Sendable {
     public func line(for item: ResultItem, numberColumns: Int) -> String {
         let number = String(item.number)
         let numberField = String(repeating: " ", count: max(0, numberColumns - number.count)) + number
-        let handle = "@" + (item.author?.username ?? item.tweet.authorID.map { "id:\($0)" } ?? "?")
+        let handle = TerminalText.safe(
+            "@" + (item.author?.username ?? item.tweet.authorID.map { "id:\($0)" } ?? "?"), lineBreak: " ")
         let handleField = DisplayWidth.pad(handle, to: Self.handleColumns)
         let ageField = DisplayWidth.pad(RelativeTime.short(item.tweet.createdAt, now: now), to: Self.ageColumns)
         // A retweet's display text already starts with "RT @author:"; a reply gets a marker so threads stand out.
         let marker = item.retweetedAuthor == nil && item.tweet.repliedToID != nil ? "↳ " : ""
         let used = numberColumns + 1 + Self.handleColumns + 1 + Self.ageColumns + 1
-        let textWidth = max(8, width - used)
-        let flat = Self.singleLine(marker + item.text)
-        let text = DisplayWidth.isolated(DisplayWidth.truncate(flat, to: textWidth))
+        let flat = Self.singleLine(TerminalText.safe(marker + item.text, lineBreak: lineBreak))
+        let fitted = width.map { DisplayWidth.truncate(flat, to: max(8, $0 - used)) } ?? flat
+        let text = DisplayWidth.isolated(TerminalText.balanced(fitted))
         return "\(style.number(numberField)) \(style.handle(handleField)) \(style.dim(ageField)) \(text)"
     }
 

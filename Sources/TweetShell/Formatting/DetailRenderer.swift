@@ -3,6 +3,9 @@ import TweetKit
 
 /// Renders one tweet in full for `show` and `format detail`: author, local time, text wrapped to the width,
 /// metrics, links, tags, reply and quote context, and the tweet's URL.
+///
+/// Every field that comes from the tweet, its author or its entities goes through `TerminalText`: single-line fields
+/// with their breaks as spaces, the text with its breaks as the wrapped layout's own lines.
 public struct DetailRenderer: Sendable {
     /// Terminal columns available.
     public var width: Int
@@ -22,35 +25,40 @@ public struct DetailRenderer: Sendable {
     public func lines(for item: ResultItem) -> [String] {
         var lines: [String] = []
         let tweet = item.tweet
-        var header = style.number("#\(item.number)") + " "
+        // A tweet outside the numbered list (looked up by id) has no number to show.
+        var header = item.number > 0 ? style.number("#\(item.number)") + " " : ""
         if let author = item.author {
-            header += style.bold(author.name) + " " + style.handle("@" + author.username)
+            header += style.bold(Self.field(author.name)) + " " + style.handle(Self.field("@" + author.username))
             if author.verified { header += " ✓" }
         } else {
             header += style.handle("@" + (tweet.authorID.map { "id:\($0)" } ?? "unknown"))
         }
         lines.append(header)
         lines.append(
-            style.dim(RelativeTime.local(tweet.createdAt, timeZone: timeZone) + (tweet.lang.map { " · \($0)" } ?? "")))
+            style.dim(
+                RelativeTime.local(tweet.createdAt, timeZone: timeZone)
+                    + (tweet.lang.map { " · \(Self.field($0))" } ?? "")
+            ))
         if let retweeted = item.retweetedAuthor {
-            lines.append(style.dim("Retweet of @\(retweeted.username)"))
+            lines.append(style.dim("Retweet of " + Self.field("@" + retweeted.username)))
         }
         if let handle = item.replyToHandle {
             lines.append(
-                style.dim("↳ replying to @\(handle)") + (tweet.repliedToID.map { style.dim(" (tweet \($0))") } ?? ""))
+                style.dim("↳ replying to " + Self.field("@" + handle))
+                    + (tweet.repliedToID.map { style.dim(" (tweet \($0))") } ?? ""))
         } else if let repliedTo = tweet.repliedToID {
             lines.append(style.dim("↳ replying to tweet \(repliedTo)"))
         }
         lines.append("")
-        for line in DisplayWidth.wrap(item.text, width: width - 2) {
-            lines.append("  " + DisplayWidth.isolated(line))
+        for line in Self.wrapped(item.text, width: width - 2) {
+            lines.append("  " + line)
         }
         if let quoted = item.quoted {
             lines.append("")
-            let who = quoted.author.map { "@\($0.username)" } ?? "a tweet"
+            let who = quoted.author.map { Self.field("@" + $0.username) } ?? "a tweet"
             lines.append("  " + style.dim("┃ quoting \(who):"))
-            for line in DisplayWidth.wrap(quoted.text, width: width - 4) {
-                lines.append("  " + style.dim("┃ ") + DisplayWidth.isolated(line))
+            for line in Self.wrapped(quoted.text, width: width - 4) {
+                lines.append("  " + style.dim("┃ ") + line)
             }
         }
         lines.append("")
@@ -59,23 +67,38 @@ public struct DetailRenderer: Sendable {
             if let impressions = m.impressions { parts.append("👁 \(impressions)") }
             lines.append(parts.joined(separator: "  "))
         }
-        let urls = tweet.entities.urls.compactMap { $0.expandedURL ?? $0.url }
+        // A retweet's own entities end where X cut its text; the original's are complete.
+        let entities = (item.retweeted ?? tweet).entities
+        let urls = entities.urls.compactMap { $0.expandedURL ?? $0.url }
         if !urls.isEmpty {
-            lines.append("Links: " + urls.map { style.link($0) }.joined(separator: " "))
+            lines.append("Links: " + urls.map { style.link(Self.field($0)) }.joined(separator: " "))
         }
-        let tags = tweet.entities.hashtags.map { "#" + $0.tag }
+        let tags = entities.hashtags.map { "#" + $0.tag }
         if !tags.isEmpty {
-            lines.append("Tags: " + tags.map { style.tag($0) }.joined(separator: " "))
+            lines.append("Tags: " + tags.map { style.tag(Self.field($0)) }.joined(separator: " "))
         }
-        let mentions = tweet.entities.mentions.map { "@" + $0.username }
+        let mentions = entities.mentions.map { "@" + $0.username }
         if !mentions.isEmpty {
-            lines.append("Mentions: " + mentions.map { style.handle($0) }.joined(separator: " "))
+            lines.append("Mentions: " + mentions.map { style.handle(Self.field($0)) }.joined(separator: " "))
         }
         for media in item.media {
             let address = media.url ?? media.previewImageURL ?? media.mediaKey
-            lines.append("Media: \(media.kind.rawValue) \(address)" + (media.altText.map { " — \($0)" } ?? ""))
+            lines.append(
+                Self.field("Media: \(media.kind.rawValue) \(address)" + (media.altText.map { " — \($0)" } ?? "")))
         }
-        lines.append(style.link(item.url))
+        lines.append(style.link(Self.field(item.url)))
         return lines
+    }
+
+    /// A one-line field made safe: line breaks become spaces, isolates are closed.
+    static func field(_ text: String) -> String {
+        DisplayWidth.isolated(TerminalText.safe(text, lineBreak: " "))
+    }
+
+    /// Text made safe, then wrapped; each line's isolates balanced on their own, since wrapping may split a pair.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        DisplayWidth.wrap(TerminalText.safe(text), width: width).map {
+            DisplayWidth.isolated(TerminalText.balanced($0))
+        }
     }
 }

@@ -10,16 +10,29 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
     public struct Settings: Sendable {
         /// The format.
         public var format: OutputFormat
-        /// Terminal columns.
+        /// Terminal columns, for layouts that wrap (`detail`).
         public var width: Int
+        /// Where compact rows are cut: the terminal's width, or `--width`/`COLUMNS`; nil (piped output) never cuts.
+        public var rowWidth: Int?
         /// The time ages are measured from.
         public var now: Date
+        /// The columns of the csv format.
+        public var csvColumns: TwarcCSVColumns
 
-        /// Creates settings.
-        public init(format: OutputFormat, width: Int, now: Date) {
+        /// Creates settings for a terminal: rows are cut at `width`.
+        public init(format: OutputFormat, width: Int, now: Date, csvColumns: TwarcCSVColumns = .twarcDefaults) {
+            self.init(format: format, width: width, rowWidth: width, now: now, csvColumns: csvColumns)
+        }
+
+        /// Creates settings whose rows are cut at `rowWidth`, or never when it is nil.
+        public init(
+            format: OutputFormat, width: Int, rowWidth: Int?, now: Date, csvColumns: TwarcCSVColumns = .twarcDefaults
+        ) {
             self.format = format
             self.width = width
+            self.rowWidth = rowWidth
             self.now = now
+            self.csvColumns = csvColumns
         }
     }
 
@@ -27,7 +40,8 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
     private let settings: @Sendable () -> Settings
     private let lock = NSLock()
     private var subscription: (any Subscription)?
-    private var csvHeaderWritten = false
+    /// The columns of the last CSV header printed; rows under the same columns share it.
+    private var csvHeaderColumns: TwarcCSVColumns?
 
     /// Creates a printer writing to `output`.
     public init(output: ShellOutput, settings: @escaping @Sendable () -> Settings) {
@@ -70,7 +84,7 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
         switch settings.format {
         case .compact:
             output.lines(
-                CompactRenderer(width: settings.width, style: output.style, now: settings.now).lines(for: items))
+                CompactRenderer(width: settings.rowWidth, style: output.style, now: settings.now).lines(for: items))
         case .detail:
             let renderer = DetailRenderer(width: settings.width, style: output.style)
             for item in items { output.lines(renderer.lines(for: item) + [""]) }
@@ -79,14 +93,15 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
             let wanted = Set(items.map(\.tweet.id))
             var subset = page
             subset.tweets = page.tweets.filter { wanted.contains($0.id) }
-            var exporter = PageExporter(format: settings.format == .json ? .twarc2JSONL : .csv)
+            var exporter = PageExporter(
+                format: settings.format == .json ? .twarc2JSONL : .csv, columns: settings.csvColumns)
             var text = ""
             exporter.write(subset, to: &text)
             if settings.format == .csv {
-                // One header per session: drop the exporter's header after the first batch.
+                // One header per session and choice of columns: drop the exporter's header when it was printed.
                 let written = lock.withLock { () -> Bool in
-                    defer { csvHeaderWritten = true }
-                    return csvHeaderWritten
+                    defer { csvHeaderColumns = settings.csvColumns }
+                    return csvHeaderColumns == settings.csvColumns
                 }
                 if written, let newline = text.firstIndex(of: "\n") {
                     text = String(text[text.index(after: newline)...])

@@ -15,6 +15,9 @@ public struct ResultItem: Equatable, Sendable {
     public var text: String
     /// For a retweet, the original's author.
     public var retweetedAuthor: User?
+    /// For a retweet, the original tweet when the page includes it: its entities are the ones worth listing, since
+    /// the retweet's own stop where X cut its text.
+    public var retweeted: Tweet?
     /// The quoted tweet and its author, when this tweet quotes one that is known.
     public var quoted: Quoted?
     /// The handle of the user this tweet replies to, when known.
@@ -42,7 +45,7 @@ public struct ResultItem: Equatable, Sendable {
     /// Creates an item.
     public init(
         number: Int, tweet: Tweet, author: User?, text: String, retweetedAuthor: User? = nil,
-        quoted: Quoted? = nil, replyToHandle: String? = nil, media: [Media] = []
+        quoted: Quoted? = nil, replyToHandle: String? = nil, media: [Media] = [], retweeted: Tweet? = nil
     ) {
         self.number = number
         self.tweet = tweet
@@ -52,6 +55,7 @@ public struct ResultItem: Equatable, Sendable {
         self.quoted = quoted
         self.replyToHandle = replyToHandle
         self.media = media
+        self.retweeted = retweeted
     }
 
     /// The tweet's web address; `i` stands in for an unknown handle, which X redirects.

@@ -16,6 +16,8 @@ public enum LiveKey: Equatable, Sendable {
     case interrupt
     /// Ctrl-D.
     case endOfInput
+    /// Ctrl-Z: raw mode turns off the terminal's own signal keys, so the screen raises the stop itself.
+    case suspend
     /// Up arrow or Ctrl-P.
     case up
     /// Down arrow or Ctrl-N.
@@ -96,6 +98,7 @@ public struct LiveKeyDecoder: Sendable {
         case 0x0D, 0x0A: return .enter
         case 0x03: return .interrupt
         case 0x04: return .endOfInput
+        case 0x1A: return .suspend
         case 0x15: return .clearQuery
         case 0x17: return .deleteWord
         case 0x10: return .up

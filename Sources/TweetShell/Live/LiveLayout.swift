@@ -34,34 +34,63 @@ public struct LiveLayout: Sendable {
         spinnerFrame: Int
     ) -> (lines: [String], cursorColumn: Int) {
         let promptWidth = DisplayWidth.of(Self.prompt)
-        let shownQuery = LiveText.tail(query, width: width - promptWidth - 1)
+        let shownQuery = LiveText.tail(TerminalText.safe(query, lineBreak: " "), width: width - promptWidth - 1)
         var lines = [style.bold(Self.prompt) + shownQuery]
-        lines += resultLines(state: state, selection: selection, query: query)
-        lines.append(statusLine(state: state, sourceName: sourceName, spinnerFrame: spinnerFrame))
-        return (lines.map { LiveText.fit($0, to: width) }, promptWidth + DisplayWidth.of(shownQuery) + 1)
+        var status = statusLine(state: state, sourceName: sourceName, spinnerFrame: spinnerFrame)
+        var messages: [String] = []
+        if LiveText.visibleWidth(status) > width {
+            // The wait's countdown and the error's cause come last in their sentences: rather than cut them, give them
+            // lines of their own above the status line, taken from the results.
+            status = statusLine(state: state, sourceName: sourceName, spinnerFrame: spinnerFrame, withMessages: false)
+            messages = Array(messageLines(state: state).prefix(max(0, resultRows - 1)))
+        }
+        lines += resultLines(state: state, selection: selection, query: query, rows: resultRows - messages.count)
+        lines += messages
+        lines.append(status)
+        return (
+            lines.map { TerminalText.balanced(LiveText.fit($0, to: width)) },
+            promptWidth + DisplayWidth.of(shownQuery) + 1
+        )
     }
 
-    private func resultLines(state: LiveState, selection: LiveSelection, query: String) -> [String] {
-        let rows = resultRows
+    /// The wait and the error, each wrapped to the width, at most three lines each.
+    private func messageLines(state: LiveState) -> [String] {
+        var lines: [String] = []
+        if let wait = state.wait {
+            lines += DisplayWidth.wrap("waiting: " + TerminalText.safe(wait.reason, lineBreak: " "), width: width)
+                .prefix(3).map { style.warning($0) }
+        }
+        if let error = state.errorMessage {
+            let wrapped = DisplayWidth.wrap("error: " + TerminalText.safe(Self.firstLine(error)), width: width)
+            lines += wrapped.prefix(3).enumerated().map { index, line in
+                index == 0 ? style.error("error: ") + String(line.dropFirst("error: ".count)) : line
+            }
+        }
+        return lines
+    }
+
+    private func resultLines(state: LiveState, selection: LiveSelection, query: String, rows: Int) -> [String] {
         var lines: [String] = []
         let items = state.list.items
         if items.isEmpty {
             if let hint = state.hint {
-                lines.append(style.dim("  " + hint))
+                lines.append(style.dim("  " + TerminalText.safe(hint, lineBreak: " ")))
             } else if query.trimmingCharacters(in: .whitespaces).isEmpty {
                 lines.append(
                     style.dim(
                         "  type to search; ↑↓ select, PgUp/PgDn page, Enter show, Esc keep results, Ctrl-D discard"))
             } else if state.list.search != nil, !state.isSearching, state.errorMessage == nil {
-                lines.append(style.dim("  no matches for '\(state.query)'"))
+                lines.append(style.dim("  no matches for '\(TerminalText.safe(state.query, lineBreak: " "))'"))
             }
         } else {
             let renderer = CompactRenderer(width: width - 2, style: style, now: now)
-            let end = min(items.count, selection.top + rows)
-            let visible = Array(items[selection.top..<end])
+            // Rows given to messages must not hide the selection.
+            let top = max(selection.top, selection.index - rows + 1)
+            let end = min(items.count, top + rows)
+            let visible = Array(items[min(top, end)..<end])
             let numberColumns = max(2, String(items.map(\.number).max() ?? 0).count)
             for (offset, item) in visible.enumerated() {
-                let selected = selection.top + offset == selection.index
+                let selected = top + offset == selection.index
                 let line = renderer.line(for: item, numberColumns: numberColumns)
                 lines.append(selected ? style.bold(">") + " " + line : "  " + line)
             }
@@ -71,7 +100,7 @@ public struct LiveLayout: Sendable {
     }
 
     /// `source · count · spinner · wait or error · note`, most important first, so a narrow screen keeps the start.
-    func statusLine(state: LiveState, sourceName: String, spinnerFrame: Int) -> String {
+    func statusLine(state: LiveState, sourceName: String, spinnerFrame: Int, withMessages: Bool = true) -> String {
         var parts = [style.handle(sourceName)]
         let loaded = state.list.items.count
         if let search = state.list.search {
@@ -81,16 +110,22 @@ public struct LiveLayout: Sendable {
                 total > loaded
                 ? "\(loaded) of \(total) matches"
                 : "\(loaded)\(state.list.nextCursor != nil ? "+" : "") match\(loaded == 1 && state.list.nextCursor == nil ? "" : "es")"
-            parts.append(count + " for '\(search.query)'")
+            parts.append(count + " for '\(TerminalText.safe(search.query, lineBreak: " "))'")
         }
         let frame = Self.spinnerFrames[
             ((spinnerFrame % Self.spinnerFrames.count) + Self.spinnerFrames.count) % Self.spinnerFrames.count]
-        if state.isSearching { parts.append("\(frame) searching '\(state.query)'…") }
+        if state.isSearching { parts.append("\(frame) searching '\(TerminalText.safe(state.query, lineBreak: " "))'…") }
         if state.isLoadingMore { parts.append("\(frame) loading more…") }
-        if let wait = state.wait { parts.append(style.warning("waiting: \(wait.reason)")) }
-        if let error = state.errorMessage { parts.append(style.error("error: ") + Self.firstLine(error)) }
+        if withMessages, let wait = state.wait {
+            parts.append(style.warning("waiting: " + TerminalText.safe(wait.reason, lineBreak: " ")))
+        }
+        if withMessages, let error = state.errorMessage {
+            parts.append(style.error("error: ") + TerminalText.safe(Self.firstLine(error), lineBreak: " "))
+        }
         // The local store's note only repeats the count; the API's says the answer came from the cache.
-        if let note = state.note, state.list.sourceName != SourceKind.local.rawValue { parts.append(style.dim(note)) }
+        if let note = state.note, state.list.sourceName != SourceKind.local.rawValue {
+            parts.append(style.dim(TerminalText.safe(note, lineBreak: " ")))
+        }
         return parts.joined(separator: style.dim(" · "))
     }
 
@@ -101,7 +136,7 @@ public struct LiveLayout: Sendable {
         if lines.count > room { lines = Array(lines.prefix(room - 1)) + [style.dim("…")] }
         while lines.count < room { lines.append("") }
         lines.append(style.dim("press any key to return to the results"))
-        return lines.map { LiveText.fit($0, to: width) }
+        return lines.map { TerminalText.balanced(LiveText.fit($0, to: width)) }
     }
 
     private static func firstLine(_ text: String) -> String {

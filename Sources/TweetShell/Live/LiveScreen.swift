@@ -191,6 +191,12 @@ public final class LiveScreen: @unchecked Sendable {
             let state = screen.currentState()
             let rows = layout().resultRows
             let count = state.list.items.count
+            if key == .suspend {
+                // What Ctrl-Z does in a cooked terminal: the SIGTSTP handler gives the terminal back before the stop
+                // and takes it again on SIGCONT, which also wakes the loop to redraw.
+                kill(getpid(), SIGTSTP)
+                return nil
+            }
             if case .detail = mode {
                 // Any key returns to the results, except the keys that leave live, which leave from here too.
                 switch key {
@@ -241,7 +247,7 @@ public final class LiveScreen: @unchecked Sendable {
                 return .keep(state.list)
             case .endOfInput:
                 return .discard
-            case .other:
+            case .other, .suspend:
                 break
             }
             return nil

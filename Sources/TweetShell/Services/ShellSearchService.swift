@@ -14,12 +14,29 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     private let store: TweetStore
     private let sources: SourceState
     private let now: @Sendable () -> Date
+    private let credentials: CredentialReport?
 
-    /// Creates the service over the store and the shell's current source settings.
-    public init(store: TweetStore, sources: SourceState, now: @escaping @Sendable () -> Date = Date.init) {
+    /// Creates the service over the store and the shell's current source settings; `credentials` says where the
+    /// token came from, so a refused token from the environment is named.
+    public init(
+        store: TweetStore, sources: SourceState, credentials: CredentialReport? = nil,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.store = store
         self.sources = sources
+        self.credentials = credentials
         self.now = now
+    }
+
+    /// A 401 for a token from an environment variable says so: `auth` writes the credentials file, which the
+    /// variable wins over, so the variable is what to fix.
+    private func naming(_ error: any Error) -> any Error {
+        guard case XAPIError.unauthorized = error, let origin = credentials?.origin,
+            origin == .xBearerTokenVariable || origin == .bearerTokenVariable
+        else { return error }
+        return CommandError(
+            ErrorText.describe(error) + " The token came from \(origin.rawValue), which is read before the "
+                + "credentials file `auth` writes: fix or unset the variable.")
     }
 
     /// The first page for a search.
@@ -37,7 +54,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     /// Records a list found without recording (live search's typing) as if it had been searched now: its query, the
     /// newest id it holds and where its next page starts, so `more` and `again` continue from it after a restart.
     public func remember(_ list: ResultList) async throws {
-        guard let search = list.search, !list.sourceName.isEmpty else { return }
+        guard let search = list.search, !list.sourceName.isEmpty, !holdsOwnToken(search.query) else { return }
         try await record(
             search.query, source: list.sourceName, newest: list.items.map(\.tweet.id).max(),
             nextCursor: list.nextCursor)
@@ -46,6 +63,8 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     /// Records that `query` ran on `source` now, with the newest id it showed (the store keeps the newest ever, for
     /// `--new`) and where its next page starts (for `more` after a restart).
     private func record(_ query: String, source: String, newest: TweetID?, nextCursor: String?) async throws {
+        // A read-only store keeps no history; the shell said so once at start.
+        guard !store.isReadOnly else { return }
         try await store.recordSearch(
             SearchHistoryEntry(
                 query: query, source: source, lastRun: now(),
@@ -57,6 +76,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         SearchProgress, any Error
     > {
         let sources = self.sources
+        let naming = self.naming
         return Deferred {
             AsyncThrowingStream<SearchProgress, any Error> { continuation in
                 let task = Task {
@@ -67,7 +87,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
                         continuation.yield(.page(page))
                         continuation.finish()
                     } catch {
-                        continuation.finish(throwing: error)
+                        continuation.finish(throwing: naming(error))
                     }
                 }
                 continuation.onTermination = { _ in task.cancel() }
@@ -94,24 +114,54 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         return request
     }
 
+    /// Whether a word of the query holds the user's own token. The session refuses such searches for the API before
+    /// they start; this is the last guard for every path to the API (live search too), and it keeps a local search
+    /// holding the token out of the search history.
+    private func holdsOwnToken(_ query: String) -> Bool {
+        guard let client = sources.api?.client else { return false }
+        return client.tokenIsHeld(in: query)
+            || query.split(whereSeparator: \.isWhitespace).contains { client.tokenIsHeld(in: String($0)) }
+    }
+
+    private func refuseOwnToken(_ search: SearchOptions, on kind: SourceKind) throws {
+        guard kind == .x, holdsOwnToken(search.query) else { return }
+        throw CommandError(
+            "the query holds your own X API credentials (the bearer token, or a prefix of it), so it is not sent to "
+                + "the API")
+    }
+
     private func first(_ search: SearchOptions, pageSize: Int) async throws -> SearchPage {
         var request = try request(for: search, pageSize: pageSize)
         let kind = search.source ?? sources.current
+        try refuseOwnToken(search, on: kind)
         // Only `--new` needs the last run: where to start, and when it was.
         let previous = search.newOnly ? try await store.lastSearch(query: search.query, source: kind.rawValue) : nil
         request.sinceID = previous?.newestID
 
         let page: Page
         var note: String?
+        var warnings: [String] = []
         switch kind {
         case .local:
             page = try await store.search(request, cursor: nil)
-            if let total = page.resultCount { note = total == 1 ? "1 match" : "\(total) matches" }
+            // No note for none: the printer says "no results", and one sentence is enough.
+            if let total = page.resultCount, total > 0 { note = total == 1 ? "1 match" : "\(total) matches" }
         case .x:
             let api = try sources.requireAPI()
             let policy: XAPISource.CachePolicy = search.refresh || search.newOnly ? .network : .cacheFirst(maxAge: nil)
             let fetched = try await api.search(request, cursor: nil, policy: policy)
             page = fetched.page
+            if search.newOnly {
+                do {
+                    // So the cached view of the same search (without --new) includes what was just found.
+                    try await api.mergeNewer(page, of: request)
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    warnings.append(
+                        "the new tweets could not be added to the cached search: \(ErrorText.describe(error))")
+                }
+            }
             if fetched.fromCache {
                 note = "(cached, \(RelativeTime.ago(fetched.fetchedAt, now: now()))); --refresh fetches again"
             }
@@ -124,18 +174,19 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
                 ? "no new tweets\(since)"
                 : "\(count)\(page.nextToken == nil ? "" : "+") new tweet\(count == 1 ? "" : "s")\(since)"
         }
-        if search.recordsHistory {
+        if search.recordsHistory, !holdsOwnToken(search.query) {
             try await record(
                 search.query, source: kind.rawValue, newest: page.tweets.map(\.id).max(),
                 nextCursor: page.nextToken)
         }
         return SearchPage(
-            page: page, sourceName: kind.rawValue, note: note, warnings: page.errors.map(\.warningMessage))
+            page: page, sourceName: kind.rawValue, note: note, warnings: page.errors.map(\.warningMessage) + warnings)
     }
 
     private func next(_ search: SearchOptions, cursor: String, pageSize: Int) async throws -> SearchPage {
         let request = try request(for: search, pageSize: pageSize)
         let kind = search.source ?? sources.current
+        try refuseOwnToken(search, on: kind)
         let page: Page
         switch kind {
         case .local:
@@ -143,7 +194,8 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         case .x:
             page = try await sources.requireAPI().search(request, cursor: cursor, policy: .cacheFirst(maxAge: nil)).page
         }
-        if search.recordsHistory, let previous = try await store.lastSearch(query: search.query, source: kind.rawValue)
+        if search.recordsHistory, !store.isReadOnly, !holdsOwnToken(search.query),
+            let previous = try await store.lastSearch(query: search.query, source: kind.rawValue)
         {
             var entry = previous
             entry.nextCursor = page.nextToken

@@ -1,6 +1,8 @@
 import LineEditor
+import TweetKit
 
-/// Tab completion: command names, their flags, @handles and #tags seen in results, and words of earlier queries.
+/// Tab completion: command names, their flags, @handles and #tags seen in results, words of earlier queries, and CSV
+/// column names after `--columns`.
 final class Completer: @unchecked Sendable {
     private let session: ShellSession
 
@@ -9,7 +11,9 @@ final class Completer: @unchecked Sendable {
     }
 
     func complete(_ request: CompletionRequest) -> [String] {
-        Self.candidates(for: request, words: session.completionWords())
+        // Handles and tags come from tweets; one holding a control character is no handle anyone types, and listing
+        // it would write the character to the terminal.
+        Self.candidates(for: request, words: session.completionWords()).filter { !TerminalText.needsWork($0) }
     }
 
     /// The candidates for the word before the cursor; each replaces that word.
@@ -25,6 +29,13 @@ final class Completer: @unchecked Sendable {
             return names.filter { $0.hasPrefix(word.lowercased()) }
         }
         let command = CommandSpec.named(String(precedingWords[0]))
+        if precedingWords.count > 1, precedingWords.last == "--columns" {
+            // Complete the name after the last comma, keeping the names before it.
+            let comma = word.lastIndex(of: ",")
+            let chosen = comma.map { String(word[...$0]) } ?? ""
+            let partial = comma.map { String(word[word.index(after: $0)...]) } ?? word
+            return TwarcCSVColumns.twarcDefaults.names.filter { $0.hasPrefix(partial) }.map { chosen + $0 }
+        }
         if word.hasPrefix("@") {
             return words.handles.map { "@" + $0 }.filter { $0.lowercased().hasPrefix(word.lowercased()) }
         }

@@ -19,6 +19,14 @@ struct Repl {
         return failed ? 1 : 0
     }
 
+    /// Runs a one-shot command (`tweetsh search '"open data"'`) from the words the user's shell split; exit status 1
+    /// when it failed. The words are never re-split at `;` nor re-quoted.
+    func runOneShot(_ arguments: [String]) async -> Int32 {
+        let text = arguments.joined(separator: " ")
+        let status = await run(text: text) { () throws(CommandError) in try ShellCommand.parse(arguments: arguments) }
+        return status == .failed ? 1 : 0
+    }
+
     /// Runs lines until end of input or `quit`. Interactive sessions end with 0; piped ones with 1 when a
     /// command failed, so `tweetsh < script.txt` can be checked like a script.
     func runInteractive() async -> Int32 {
@@ -65,12 +73,18 @@ struct Repl {
         if record, let history = session.history {
             do { _ = try history.add(text) } catch { session.output.warning("history: \(error)") }
         }
+        return await run(text: text) { () throws(CommandError) in try ShellCommand.parse(text) }
+    }
+
+    /// Parses with `parse` and runs the command in a cancellable task; `text` is the line the command came from, for
+    /// error messages.
+    private func run(text: String, parse: () throws(CommandError) -> ShellCommand) async -> CommandStatus {
         let command: ShellCommand
         do {
-            command = try ShellCommand.parse(text)
+            command = try parse()
         } catch {
             // A line that looks like it holds a secret (a pasted token) is neither quoted back nor recorded.
-            if SensitiveLines.isSensitive(text) {
+            if session.secrets.isSensitive(text) {
                 session.output.error(
                     "this line was not understood and looks like it holds a token or secret, so it is "
                         + "not shown; to sign in, type `auth` alone and enter the token at its hidden prompt")

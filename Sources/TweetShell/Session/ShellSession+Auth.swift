@@ -8,19 +8,14 @@ extension ShellSession {
     func auth(_ action: AuthAction, reader: (any LineReader)?) async -> CommandStatus {
         switch action {
         case .status:
-            if let masked = client.maskedToken {
-                output.line("credentials: bearer token \(masked)")
-                output.line("API base: \(client.configuration.settings.baseURL.absoluteString)")
-            } else {
-                output.line("credentials: none (run 'auth' to add a bearer token, or a key and secret)")
-            }
-            return .ok
+            return await authStatus()
         case .logout:
             do {
                 let result = try await authenticator.logout(
                     consumerKey: environment["CONSUMER_KEY"],
                     consumerSecret: environment["CONSUMER_SECRET"])
                 sources.api = nil
+                credentials.origin = nil
                 if sources.current == .x { sources.current = .local }
                 var message = result.removedFile ? "removed the stored token" : "no stored token to remove"
                 switch result.invalidated {
@@ -42,6 +37,34 @@ extension ShellSession {
             }
             return await interactiveSignIn(reader)
         }
+    }
+
+    /// `auth status`: the token masked and where it came from, what the API says of it (one cheap call), the API base,
+    /// and every credential found at start-up that could not be used.
+    private func authStatus() async -> CommandStatus {
+        var healthy = true
+        if let masked = client.maskedToken {
+            let origin = credentials.origin.map { " (from \($0.rawValue))" } ?? ""
+            output.line("credentials: bearer token \(masked)\(origin)")
+            do {
+                try await authenticator.verify()
+                output.line("the API accepted it")
+            } catch is CancellationError {
+                output.note("cancelled")
+                return .failed
+            } catch {
+                healthy = false
+                output.line("the API did not accept it: \(ErrorText.describe(error))")
+            }
+        } else {
+            output.line("credentials: none (run 'auth' to add a bearer token, or a key and secret)")
+        }
+        for problem in credentials.problems {
+            healthy = false
+            output.line("unusable: \(problem)")
+        }
+        output.line("API base: \(client.configuration.settings.baseURL.absoluteString)")
+        return healthy ? .ok : .failed
     }
 
     private func interactiveSignIn(_ reader: any LineReader) async -> CommandStatus {
@@ -76,6 +99,7 @@ extension ShellSession {
                     consumerSecret: secret.trimmingCharacters(in: .whitespaces))
             }
             sources.api = XAPISource(client: client, cache: store)
+            credentials.origin = trimmed.isEmpty ? .consumerKeyExchange : .credentialsFile
             output.line(
                 "signed in: bearer token \(client.maskedToken ?? "?") verified and saved to \(authenticator.store.fileURL.path) (0600)"
             )

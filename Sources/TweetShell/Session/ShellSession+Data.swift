@@ -18,8 +18,8 @@ extension ShellSession {
         return .ok
     }
 
-    /// `export <file> [--format jsonl|flat|csv]`: writes the current results.
-    func export(to rawPath: String, format: ExportFormat) -> CommandStatus {
+    /// `export <file> [--format jsonl|flat|csv] [--columns a,b,c]`: writes the current results.
+    func export(to rawPath: String, format: ExportFormat, columns: TwarcCSVColumns) -> CommandStatus {
         let list = viewModel.results
         guard !list.items.isEmpty else {
             output.error("nothing to export: search first")
@@ -37,7 +37,8 @@ extension ShellSession {
             handle: handle, format: format,
             metadata: TwarcMetadata(
                 url: "tweetsh:\(list.sourceName):\(list.search?.query ?? "")",
-                retrievedAt: Date()))
+                retrievedAt: Date()),
+            columns: columns)
         do {
             for page in list.pages { try writer.write(page) }
             try writer.finish()
@@ -76,25 +77,10 @@ extension ShellSession {
                 output.error("no command '\(topic)'\(hint)")
                 return .failed
             }
-            var lines = [output.style.bold(spec.synopsis), "  " + spec.summary]
-            if !spec.aliases.isEmpty { lines.append("  also: " + spec.aliases.joined(separator: ", ")) }
-            lines.append("  examples:")
-            lines += spec.examples.map { "    " + $0 }
-            if spec.name == "search" {
-                lines.append(
-                    "  query operators: \"phrase\" OR -not (group) #tag @user from: to: lang: is:retweet|reply|quote")
-                lines.append(
-                    "    has:links|media|mentions|hashtags url: conversation_id: min_likes: min_reposts: since: until:")
-            }
-            output.lines(lines)
+            output.lines(HelpText.lines(for: spec, width: display.current().width, style: output.style))
             return .ok
         }
-        let width = CommandSpec.all.map(\.name.count).max() ?? 8
-        output.lines(
-            CommandSpec.all.map { spec in
-                "  " + output.style.bold(spec.name) + String(repeating: " ", count: width - spec.name.count + 2)
-                    + spec.summary
-            } + ["", "  !N, !!, !prefix re-run an earlier command; help <command> shows examples."])
+        output.lines(HelpText.lines(for: nil, width: display.current().width, style: output.style))
         return .ok
     }
 

@@ -3,6 +3,10 @@ import LineEditor
 import TweetStore
 
 extension ShellSession {
+    /// `history searches` lists every recorded search, and `again N` reaches each of them: a cap here once hid the
+    /// oldest ones from both.
+    static let allSearches = Int(Int32.max)
+
     /// `history`: earlier commands, numbered for `!N`; `history searches`: earlier searches, numbered for `again N`.
     func listHistory(searches: Bool) async -> CommandStatus {
         if !searches {
@@ -15,12 +19,12 @@ extension ShellSession {
                 entries.enumerated().map { index, line in
                     let number = String(index + 1)
                     return String(repeating: " ", count: width - number.count) + output.style.number(number) + "  "
-                        + line
+                        + TerminalText.safe(line, lineBreak: " ")
                 })
             return .ok
         }
         do {
-            let entries = try await store.searchHistory(limit: 50)
+            let entries = try await store.searchHistory(limit: Self.allSearches)
             guard !entries.isEmpty else {
                 output.note("no searches yet")
                 return .ok
@@ -29,7 +33,9 @@ extension ShellSession {
             output.lines(
                 entries.enumerated().map { index, entry in
                     let more = entry.nextCursor == nil ? "" : output.style.dim("  (more available)")
-                    return "\(output.style.number(String(index + 1)))  [\(entry.source)] \(entry.query)  "
+                    return
+                        "\(output.style.number(String(index + 1)))  [\(TerminalText.safe(entry.source, lineBreak: " "))] "
+                        + TerminalText.safe(entry.query, lineBreak: " ") + "  "
                         + output.style.dim(RelativeTime.ago(entry.lastRun, now: now)) + more
                 })
             output.note("again N re-runs one (from the cache); again N --new fetches only what is newer")
@@ -43,7 +49,7 @@ extension ShellSession {
     /// `again N [--new] [--refresh]`: re-runs search N of `history searches`, on the source it ran on.
     func again(_ number: Int, new: Bool, refresh: Bool, reader: (any LineReader)?) async -> CommandStatus {
         do {
-            let entries = try await store.searchHistory(limit: 50)
+            let entries = try await store.searchHistory(limit: Self.allSearches)
             guard number <= entries.count else {
                 output.error("no search \(number): 'history searches' lists \(entries.count)")
                 return .failed

@@ -92,12 +92,15 @@ extension ShellSession {
 
     /// Malformed records (five of them by line), values that are not tweets, and a stream that ended early.
     private func reportProblems(_ report: ImportReport, label: String) {
-        let unit = report.framing == .lines ? "line" : "value"
+        for warning in report.warnings { output.warning(warning) }
+        // An archive has entries, not lines; its problems name their file and entry themselves.
+        let unit = report.entries != nil ? "archive entry" : report.framing == .lines ? "line" : "value"
         if report.errorCount > 0 {
-            output.warning(
-                "\(label): \(report.errorCount) malformed \(unit)\(report.errorCount == 1 ? "" : "s") skipped:")
+            let units = report.entries != nil ? "archive entries" : unit + "s"
+            output.warning("\(label): \(report.errorCount) malformed \(report.errorCount == 1 ? unit : units) skipped:")
             for problem in report.problems.prefix(5) {
-                output.warning("  \(label):\(problem.line): \(problem.message)")
+                output.warning(
+                    report.entries == nil ? "  \(label):\(problem.line): \(problem.message)" : "  \(problem.message)")
             }
             if report.errorCount > 5 { output.warning("  … and \(report.errorCount - 5) more") }
         }
@@ -129,6 +132,7 @@ struct ImportSummary {
     private var compressed: [String] = []
     private var resumedAfter: Int?
     private var archives = 0
+    private var entries = 0
     /// A file ended early, or none of its records could be read.
     private(set) var failed = false
 
@@ -139,6 +143,7 @@ struct ImportSummary {
             // The archive reader does not tell new tweets from stored ones.
             archives += 1
             thisRun += report.tweets
+            entries += report.entries ?? 0
             return
         }
         thisRun += report.tweetsThisRun
@@ -157,7 +162,7 @@ struct ImportSummary {
         var text = "imported \(tweets) tweet\(tweets == 1 ? "" : "s") from "
         let countedUnits = "\(units) \(unit)\(units == 1 ? "" : "s")"
         if files == 1 {
-            text += archives == 1 ? "an X archive" : countedUnits
+            text += archives == 1 ? "\(entries) archive entr\(entries == 1 ? "y" : "ies")" : countedUnits
         } else {
             text += "\(files) files" + (archives == files ? "" : ", \(countedUnits)")
         }

@@ -2,18 +2,37 @@ import Foundation
 import TweetKit
 
 extension ShellSession {
-    /// `show <n|id|url>`: one tweet in full.
+    /// `show <n|id:ID|url>`: one tweet in full.
     func show(_ reference: TweetReference) async -> CommandStatus {
         guard let item = await resolve(reference) else { return .failed }
-        let renderer = DetailRenderer(width: display.current().width, style: output.style)
-        output.lines(renderer.lines(for: item))
+        let settings = display.current()
+        switch settings.format {
+        case .json, .csv:
+            // Data formats print the tweet as data (a twarc2 page line, or a CSV row), for scripts.
+            let page = Self.page(holding: item, in: viewModel.results)
+            printer.print([item], list: ResultList(pages: [page]), settings: settings)
+        case .compact, .detail:
+            output.lines(DetailRenderer(width: settings.width, style: output.style).lines(for: item))
+        }
         return .ok
     }
 
-    /// `thread <n|id>`: the conversation, oldest first; it becomes the current result list.
+    /// The page an item came from (with its includes: the retweeted original, the quoted tweet, the users), or a page
+    /// made of what the item holds when it came from a lookup.
+    static func page(holding item: ResultItem, in list: ResultList) -> Page {
+        if let page = list.pages.last(where: { $0.tweets.contains { $0.id == item.tweet.id } }) { return page }
+        var users = [item.author, item.retweetedAuthor, item.quoted?.author].compactMap { $0 }
+        var seen = Set<UserID>()
+        users = users.filter { seen.insert($0.id).inserted }
+        return Page(
+            tweets: [item.tweet], users: users,
+            includedTweets: [item.retweeted, item.quoted?.tweet].compactMap { $0 }, media: item.media)
+    }
+
+    /// `thread <n|id:ID>`: the conversation, oldest first; it becomes the current result list.
     func thread(_ reference: TweetReference) async -> CommandStatus {
         guard let item = await resolve(reference) else { return .failed }
-        let conversation = item.tweet.conversationID ?? item.tweet.id
+        var conversation = item.tweet.conversationID ?? item.tweet.id
         spinner.start("loading the thread…")
         defer { spinner.stop() }
         do {
@@ -21,7 +40,8 @@ extension ShellSession {
             if sources.current == .x, let api = sources.api {
                 page = try await api.conversation(id: conversation, cursor: nil, limit: 100)
             } else {
-                page = try await store.conversation(id: conversation, cursor: nil, limit: 200)
+                // The store also follows reply chains, for archives and v1.1 data that have no conversation ids.
+                (conversation, page) = try await store.thread(of: item.tweet.id, limit: 200)
             }
             var ordered = page
             ordered.tweets.sort { $0.id < $1.id }
@@ -98,7 +118,12 @@ extension ShellSession {
 
     func noSuchResult(_ number: Int) -> String {
         let count = viewModel.results.items.count
-        if count == 0 { return "no results yet: search first, e.g. search swift" }
+        if count == 0 {
+            if let search = viewModel.results.search {
+                return "no result \(number): the last search ('\(search.query)') found nothing"
+            }
+            return "no results yet: search first, e.g. search swift"
+        }
         return
             "no result \(number): the list has \(count)\(viewModel.results.nextCursor != nil ? " (more loads the next page)" : "")"
     }

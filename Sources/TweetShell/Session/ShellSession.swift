@@ -32,8 +32,12 @@ public final class ShellSession: @unchecked Sendable {
     let isInteractive: Bool
     let spinner: Spinner
     let pageSize: Int
+    /// Where the token came from, and what was wrong with credentials found at start-up, for `auth status`.
+    let credentials: CredentialReport
 
     let display: DisplaySettings
+    /// The user's own credentials, to keep them out of queries, history and the store.
+    let secrets: OwnSecrets
     private let lock = NSLock()
     private var seenHandles = Set<String>()
     private var seenTags = Set<String>()
@@ -44,8 +48,9 @@ public final class ShellSession: @unchecked Sendable {
     public init(
         output: ShellOutput, store: TweetStore, sources: SourceState, client: XAPIClient,
         authenticator: Authenticator, config: ShellConfig, environment: [String: String], history: History?,
-        isInteractive: Bool
+        isInteractive: Bool, width: Int? = nil, credentials: CredentialReport = CredentialReport()
     ) {
+        self.credentials = credentials
         self.output = output
         self.store = store
         self.sources = sources
@@ -55,9 +60,10 @@ public final class ShellSession: @unchecked Sendable {
         self.history = history
         self.isInteractive = isInteractive
         self.pageSize = config.pageSize
-        display = DisplaySettings(format: config.format, environment: environment)
+        secrets = OwnSecrets(tokenIsHeld: client.tokenIsHeld(in:), environment: environment)
+        display = DisplaySettings(format: config.format, width: width, environment: environment)
         spinner = Spinner(enabled: isInteractive && TerminalSize.isTerminal(STDERR_FILENO))
-        let service = ShellSearchService(store: store, sources: sources)
+        let service = ShellSearchService(store: store, sources: sources, credentials: credentials)
         viewModel = SearchViewModel(service: service, pageSize: config.pageSize, scheduler: ImmediateScheduler.shared)
         printer = OutcomePrinter(output: output, settings: display.current)
         bindOutputs()
@@ -67,12 +73,15 @@ public final class ShellSession: @unchecked Sendable {
         // The printer subscribes first: subjects deliver in subscription order, so results are printed before
         // the REPL (subscribed later, in `perform`) hears the command is done.
         viewModel.outcomes.subscribe(printer)
+        // Only a terminal gets the live countdown (the spinner's message). Anywhere else a wait is two lines, one when
+        // it starts and one when it ends, so a log or a script's stderr is not flooded with one line a second.
+        let waitLines = WaitLines()
         viewModel.waits
-            .sink { [output, spinner, isInteractive] notice in
+            .sink { [output, spinner] notice in
                 if spinner.isEnabled {
                     spinner.update(notice.reason)
-                } else if !isInteractive || notice.secondsLeft % 10 == 0 {
-                    output.note(notice.reason)
+                } else if let line = waitLines.line(for: notice) {
+                    output.note(line)
                 }
             }
             .store(in: &subscriptions)
@@ -118,19 +127,20 @@ public final class ShellSession: @unchecked Sendable {
     /// Runs one command.
     public func execute(_ command: ShellCommand, reader: (any LineReader)?) async -> CommandStatus {
         switch command {
-        case .search(let options):
-            // Judged as the `search` line it came from, so only the token-shaped-word rule applies, not the `auth` one.
-            if SensitiveLines.isSensitive("search " + options.query) {
-                output.error(
-                    "the query looks like it holds a token or secret, so it is not searched: it would be sent "
-                        + "to the API and kept in the store's search history")
-                return .failed
-            }
-            rememberQuery(options.query)
+        case .search(var options):
+            guard screenForSecrets(&options) else { return .failed }
+            if options.recordsHistory { rememberQuery(options.query) }
             return await runViewModelCommand(label: "searching \(options.source ?? sources.current)") { id in
                 self.viewModel.searches.send(Tagged(id: id, value: options))
             }
         case .more(let count):
+            // Only a process with no list at all resumes: after `thread` (a list with no search) `more` has nothing to
+            // continue, and says so.
+            if viewModel.results.search == nil, viewModel.results.items.isEmpty,
+                let failed = await resumeLastSearch()
+            {
+                return failed
+            }
             return await runViewModelCommand(label: "loading more") { id in
                 self.viewModel.pageRequests.send(Tagged(id: id, value: count))
             }
@@ -148,10 +158,13 @@ public final class ShellSession: @unchecked Sendable {
         case .collections: return await listCollections()
         case .collection(let name): return await setCollection(name)
         case .drop(let name): return await dropCollection(name)
-        case .export(let path, let format): return export(to: path, format: format)
-        case .format(let kind):
-            if let kind { display.format = kind }
-            output.note("format: \(display.format.rawValue)")
+        case .export(let path, let format, let columns): return export(to: path, format: format, columns: columns)
+        case .backup(let path): return await backup(to: path)
+        case .format(let kind, let columns):
+            if let kind { display.set(kind, columns: columns) }
+            let chosen = display.format == .csv && display.csvColumns != .twarcDefaults
+            output.note(
+                "format: \(display.format.rawValue)" + (chosen ? " (\(display.csvColumns.names.count) columns)" : ""))
             return .ok
         case .limits: return showLimits()
         case .clear:
@@ -161,6 +174,34 @@ public final class ShellSession: @unchecked Sendable {
         case .quit: return .quit
         case .live(let query): return await live(query)
         }
+    }
+
+    /// Applies the secret rule to a search; false when it must not run (the message is printed).
+    ///
+    /// The user's own token never goes to the API, and a local search holding it runs but is not recorded, so neither
+    /// the history nor the store ever holds it. A word merely shaped like a bearer token is refused only for the API,
+    /// where it would be logged; quoting it or `--allow-secret` sends it anyway. Local searches are never refused.
+    private func screenForSecrets(_ options: inout SearchOptions) -> Bool {
+        let target = options.source ?? sources.current
+        if secrets.appear(in: options.query) {
+            guard target == .local else {
+                output.error(
+                    "the query holds your own X API credentials (the bearer token, or a prefix of it), so it is not "
+                        + "sent to the API; the local store can still be searched with --source local")
+                return false
+            }
+            options.recordsHistory = false
+            output.note("the query holds your own credentials, so it is not kept in the search history")
+            return true
+        }
+        guard target == .x, !options.allowSecretShapes,
+            let word = SensitiveLines.bearerShapedWords(in: options.query).first
+        else { return true }
+        output.error(
+            "'\(BearerToken.mask(word))' is shaped like a bearer token, so the query is not sent to the API, which "
+                + "would log it; if it is not a secret, search anyway with the word in double quotes or with "
+                + "--allow-secret")
+        return false
     }
 
     /// Sends a command into the view model, shows the spinner, and waits for its outcome; Ctrl-C (task cancellation)
@@ -190,6 +231,50 @@ public final class ShellSession: @unchecked Sendable {
     }
 }
 
+/// What start-up learned about credentials: where the token came from, and every credential that was set but could
+/// not be used (which variable, and what the API answered), so `auth status` can say it again.
+public final class CredentialReport: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storedOrigin: CredentialSource?
+    private var storedProblems: [String] = []
+
+    /// Creates an empty report.
+    public init() {}
+
+    /// Where the token in use came from; nil when there is none.
+    public var origin: CredentialSource? {
+        get { lock.withLock { storedOrigin } }
+        set { lock.withLock { storedOrigin = newValue } }
+    }
+
+    /// The problems found, in the order found.
+    public var problems: [String] { lock.withLock { storedProblems } }
+
+    /// Records a problem.
+    public func add(_ problem: String) { lock.withLock { storedProblems.append(problem) } }
+}
+
+/// Turns the about-once-a-second wait ticks into the two lines a non-terminal gets: the first tick of a wait (it says
+/// what is waited for and how long) and its end (`secondsLeft == 0`, sent also when the wait is cancelled).
+final class WaitLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting = false
+
+    /// The line to print for this tick, or nil to stay quiet.
+    func line(for notice: WaitNotice) -> String? {
+        lock.withLock {
+            if notice.secondsLeft > 0 {
+                guard !waiting else { return nil }
+                waiting = true
+                return notice.reason
+            }
+            guard waiting else { return nil }
+            waiting = false
+            return notice.reason
+        }
+    }
+}
+
 /// The id of the command in flight, handed from the command to the Ctrl-C handler.
 private final class CommandIDBox: @unchecked Sendable {
     private let lock = NSLock()
@@ -203,10 +288,13 @@ private final class CommandIDBox: @unchecked Sendable {
 final class DisplaySettings: @unchecked Sendable {
     private let lock = NSLock()
     private var currentFormat: OutputFormat
+    private let fixedWidth: Int?
+    private var currentColumns = TwarcCSVColumns.twarcDefaults
     private let environment: [String: String]
 
-    init(format: OutputFormat, environment: [String: String]) {
+    init(format: OutputFormat, width: Int?, environment: [String: String]) {
         currentFormat = format
+        fixedWidth = width
         self.environment = environment
     }
 
@@ -215,7 +303,22 @@ final class DisplaySettings: @unchecked Sendable {
         set { lock.withLock { currentFormat = newValue } }
     }
 
+    /// The columns `format csv` prints.
+    var csvColumns: TwarcCSVColumns { lock.withLock { currentColumns } }
+
+    /// Sets the format and, for csv, its columns, together so the printer never sees one without the other.
+    func set(_ format: OutputFormat, columns: TwarcCSVColumns) {
+        lock.withLock {
+            currentFormat = format
+            currentColumns = columns
+        }
+    }
+
     @Sendable func current() -> OutcomePrinter.Settings {
-        OutcomePrinter.Settings(format: format, width: TerminalSize.columns(environment: environment), now: Date())
+        let (format, columns) = lock.withLock { (currentFormat, currentColumns) }
+        return OutcomePrinter.Settings(
+            format: format, width: fixedWidth ?? TerminalSize.columns(environment: environment),
+            rowWidth: TerminalSize.rowColumns(fixed: fixedWidth, environment: environment), now: Date(),
+            csvColumns: columns)
     }
 }

@@ -91,7 +91,8 @@ public enum DisplayWidth {
 
     /// Spaces up to `column` (1-based, in characters) of `text`, then `^`: a pointer printed under the text.
     public static func caret(under text: String, column: Int) -> String {
-        String(repeating: " ", count: of(text.prefix(max(0, column - 1)))) + "^"
+        // Measured as printed: the line above the caret went through `TerminalText`, where a control takes a column.
+        String(repeating: " ", count: of(TerminalText.safe(String(text.prefix(max(0, column - 1)))))) + "^"
     }
 
     /// `text` padded with spaces on the right to exactly `width` columns (or truncated if longer).

@@ -11,7 +11,7 @@ final class ProgressBar: @unchecked Sendable {
 
     init(enabled: Bool, label: String) {
         self.enabled = enabled
-        self.label = label
+        self.label = TerminalText.safe(label, lineBreak: " ")  // a file name may hold anything but `/`
     }
 
     func update(_ progress: ImportProgress) {

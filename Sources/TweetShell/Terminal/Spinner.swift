@@ -61,7 +61,8 @@ public final class Spinner: @unchecked Sendable {
             return
         }
         frame = (frame + 1) % frames.count
-        let line = "\r\u{1B}[K\(frames[frame]) \(message)"
+        // The message may quote the API (a wait's reason): one safe line, since `\r` redraws it in place.
+        let line = "\r\u{1B}[K\(frames[frame]) \(TerminalText.safe(message, lineBreak: " "))"
         lock.unlock()
         FileHandle.standardError.write(Data(line.utf8))
     }

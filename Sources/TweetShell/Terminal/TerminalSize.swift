@@ -11,6 +11,15 @@ public enum TerminalSize {
         return 80
     }
 
+    /// Where compact rows are cut: `fixed` (`--width N`) when given, else the terminal's columns on `fd`, else
+    /// `$COLUMNS`; nil when none applies (output to a pipe or file), so a script gets every row whole.
+    public static func rowColumns(fd: Int32 = STDOUT_FILENO, fixed: Int?, environment: [String: String]) -> Int? {
+        if let fixed { return fixed }
+        if let size = kernelSize(fd: fd) { return size.columns }
+        if let value = environment["COLUMNS"], let columns = Int(value), columns > 0 { return columns }
+        return nil
+    }
+
     /// The size the kernel reports for the terminal on `fd`, or nil when it is not a terminal or reports nothing.
     static func kernelSize(fd: Int32) -> (columns: Int, rows: Int)? {
         var size = winsize()

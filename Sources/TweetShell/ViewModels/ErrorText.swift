@@ -1,10 +1,13 @@
 import Foundation
+import TweetStore
 
 /// Turns any error into the one-line message the shell prints, and classifies network failures.
 public enum ErrorText {
     /// A message a person can act on. Errors from our own layers already describe themselves.
     public static func describe(_ error: any Error) -> String {
         if let error = error as? CommandError { return error.description }
+        // The store's errors are sentences that name the file; "store:" would only repeat that.
+        if let error = error as? StoreError { return error.message }
         if let error = error as? URLError {
             switch error.code {
             case .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .networkConnectionLost:

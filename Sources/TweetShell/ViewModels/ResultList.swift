@@ -79,13 +79,26 @@ public enum ResultBuilder {
                     tweet: tweet,
                     author: tweet.authorID.flatMap { users[$0] },
                     text: tweet.displayText(in: page),
-                    retweetedAuthor: original?.authorID.flatMap { users[$0] },
+                    retweetedAuthor: original?.authorID.flatMap { users[$0] }
+                        ?? ResultList.unidentifiedOriginalAuthor(of: tweet, users),
                     quoted: quoted,
                     replyToHandle: replyHandle,
-                    media: (original ?? tweet).mediaKeys.compactMap { mediaByKey[$0] }
+                    media: (original ?? tweet).mediaKeys.compactMap { mediaByKey[$0] },
+                    retweeted: original
                 ))
         }
         return result
+    }
+}
+
+extension ResultList {
+    /// The author an archive retweet names (`RT @x: …`, no original to look up): the stored user the leading mention
+    /// points to, else a user known only by that handle, kept for display and never stored.
+    static func unidentifiedOriginalAuthor(of tweet: Tweet, _ users: [UserID: User]) -> User? {
+        guard tweet.retweetsUnidentifiedOriginal, let handle = tweet.retweetedUsernameFromText else { return nil }
+        let mention = tweet.entities.mentions.first { $0.username.caseInsensitiveCompare(handle) == .orderedSame }
+        if let id = mention?.id, let user = users[id] { return user }
+        return User(id: mention?.id ?? 0, username: handle, name: handle)
     }
 }
 

@@ -12,7 +12,9 @@ struct TweetDocument: Equatable, Sendable {
     var mentions: String
     var urls: String
     /// Who wrote it, to whom it replies and which conversation it belongs to, as tokens (`a<author id>`,
-    /// `r<user id>`, `c<conversation id>`) that `from:`, `to:` and `conversation_id:` look up.
+    /// `r<user id>`, `c<conversation id>`) that `from:`, `to:` and `conversation_id:` look up, and the tweet it replies
+    /// to (`p<tweet id>`), by which `thread` finds the replies of sources that have no conversation ids (archives).
+    ///
     ///
     /// These live in the full-text index rather than in B-tree indexes on `tweets` because FTS5 merges new entries in
     /// sorted segments: random author ids cost an import almost nothing there, while a B-tree index on them dirtied
@@ -20,13 +22,15 @@ struct TweetDocument: Equatable, Sendable {
     var refs: String
 
     init(_ tweet: Tweet) {
-        body = Self.unescapeHTML(tweet.text)
+        let text = Self.unescapeHTML(tweet.text)
+        // Chinese, Japanese, Korean and Thai runs become overlapping bigrams (see `ScriptNGrams`).
+        body = ScriptNGrams.indexText(text)
         let entities = tweet.entities
         if entities.isEmpty {
             // Sources without entities (older archives, hand-made files): find the obvious ones in the text.
-            tags = Self.scan(body, prefix: "#")
-            cashtags = Self.scan(body, prefix: "$")
-            mentions = Self.scan(body, prefix: "@")
+            tags = Self.scan(text, prefix: "#")
+            cashtags = Self.scan(text, prefix: "$")
+            mentions = Self.scan(text, prefix: "@")
         } else {
             tags = entities.hashtags.map(\.tag).joined(separator: " ")
             cashtags = entities.cashtags.map(\.tag).joined(separator: " ")
@@ -42,6 +46,7 @@ struct TweetDocument: Equatable, Sendable {
         var tokens = ""
         if let author = tweet.authorID { tokens += "a\(author.rawValue) " }
         if let user = tweet.inReplyToUserID { tokens += "r\(user.rawValue) " }
+        if let parent = tweet.repliedToID { tokens += "p\(parent.rawValue) " }
         tokens += "c\((tweet.conversationID ?? tweet.id).rawValue)"
         return tokens
     }
@@ -50,6 +55,8 @@ struct TweetDocument: Equatable, Sendable {
     static func authorToken(_ id: UInt64) -> String { "a\(id)" }
     /// The `refs` token `to:` looks for.
     static func replyToken(_ id: UInt64) -> String { "r\(id)" }
+    /// The `refs` token of the replies to a tweet.
+    static func parentToken(_ id: UInt64) -> String { "p\(id)" }
     /// The `refs` token `conversation_id:` looks for.
     static func conversationToken(_ id: UInt64) -> String { "c\(id)" }
 

@@ -18,6 +18,9 @@ struct TweetFlags: OptionSet {
     static let hasMetrics = TweetFlags(rawValue: 512)
     static let sensitivityKnown = TweetFlags(rawValue: 1024)
     static let sensitive = TweetFlags(rawValue: 2048)
+    /// A retweet without its original's id (`Tweet.retweetsUnidentifiedOriginal`, from archives); `retweet` is set too.
+    /// A high bit, well apart from the ones above, so bits added beside them on other branches do not collide.
+    static let retweetsUnidentifiedOriginal = TweetFlags(rawValue: 1 << 20)
 
     init(rawValue: Int64) { self.rawValue = rawValue }
 
@@ -54,6 +57,7 @@ enum TweetRecord {
             case .quoted: flags.insert(.quote)
             }
         }
+        if tweet.retweetsUnidentifiedOriginal { flags.formUnion([.retweet, .retweetsUnidentifiedOriginal]) }
         if tweet.inReplyToUserID != nil { flags.insert(.reply) }
         if !tweet.entities.urls.isEmpty { flags.insert(.links) }
         if !tweet.mediaKeys.isEmpty { flags.insert(.media) }
@@ -88,6 +92,7 @@ enum TweetRecord {
         tweet.inReplyToUserID = row.optionalInt64(offset + 4).map { UserID(UInt64(bitPattern: $0)) }
         tweet.lang = row.optionalText(offset + 5)
         if flags.contains(.sensitivityKnown) { tweet.possiblySensitive = flags.contains(.sensitive) }
+        tweet.retweetsUnidentifiedOriginal = flags.contains(.retweetsUnidentifiedOriginal)
         let extra = row.blob(offset + 12)
         try decodeExtra(extra, into: &tweet)
         if flags.contains(.hasMetrics) {

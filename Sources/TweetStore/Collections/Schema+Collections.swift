@@ -1,7 +1,7 @@
 import TweetKit
 
 extension Schema {
-    /// Collections: every import is a named collection, API pages belong to `api`, the demo corpus to `demo`.
+    /// Version 5, collections: every import is a named collection, API pages belong to `api`, the demo corpus to `demo`.
     ///
     /// Membership is its own table keyed by (collection, tweet), so writing it costs one append per tweet of a batch
     /// (ids ascend within a batch) and no index keyed by tweet id alone, which imports would pay for at random places.

@@ -68,6 +68,10 @@ public struct ImportReport: Hashable, Sendable {
     public var notTweets: [String: Int] = [:]
     /// Why the data ended before its end (a truncated or corrupt compressed file); what came before is imported.
     public var streamProblem: String?
+    /// For an X account archive, which has no lines: the entries read, malformed ones included.
+    public var entries: Int?
+    /// What the user should know about the input as a whole, such as an archive without `account.js`.
+    public var warnings: [String] = []
 
     /// Creates a report.
     public init(

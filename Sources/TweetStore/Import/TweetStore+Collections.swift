@@ -23,7 +23,8 @@ extension TweetStore {
     /// Imports an X account archive (its folder, `data` folder or a tweets file), in batches.
     ///
     /// Archive entries that cannot be read are skipped and reported with `line` 0 and a message naming the file and
-    /// position. An archive is small enough that a cancelled or killed import is simply run again; upserts make that
+    /// position. The report counts `entries` rather than lines, and warns when `account.js` is missing. Handles of
+    /// the users replied to are kept for `to:handle`. An archive is small enough that a cancelled or killed import is simply run again; upserts make that
     /// safe. `progress` carries tweets and errors after each batch (bytes and lines stay 0).
     ///
     /// The tweets join the collection named `collection`, by default the archive folder's name.
@@ -39,6 +40,7 @@ extension TweetStore {
             let pages = batch
             batch.removeAll()
             try await insert(pages, collection: collection)
+            try await recordReplyHandles(reader.takeReplyHandles())
             progress?(
                 ImportProgress(bytesRead: 0, totalBytes: 0, lines: 0, tweets: tweets, errors: reader.skipped.count))
         }
@@ -52,8 +54,11 @@ extension TweetStore {
         let problems = reader.skipped.prefix(Self.reportedProblems).map {
             ImportProblem(line: 0, message: $0.description, excerpt: "")
         }
-        return ImportReport(
+        var report = ImportReport(
             lines: 0, tweets: tweets, errorCount: reader.skipped.count, problems: Array(problems), skippedLines: 0,
             resumedAfterLine: nil)
+        report.entries = reader.entries
+        report.warnings = archive.warnings
+        return report
     }
 }

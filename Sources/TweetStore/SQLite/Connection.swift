@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import Synchronization
 
 /// A cancellation flag shared between the task that asked for an operation and SQLite's progress handler.
@@ -25,14 +26,23 @@ final class Connection {
     /// Bounds the statement cache; search SQL varies with the query's shape.
     private let statementLimit = 96
 
-    init(path: String) throws {
+    /// Set when the store closes: the running statement stops at its next progress check, whatever its token.
+    let shutdown = CancelToken()
+    /// Whether `close` first folds the write-ahead log into the database file (a writable file store).
+    var checkpointsOnClose = false
+
+    /// Opens `path` (a file name, `:memory:`, or a `file:` URI when `uri` is set) for reading and writing, creating
+    /// it when missing, or for reading only. Fails with the path and the operating system's reason.
+    init(path: String, readOnly: Bool = false, uri: Bool = false) throws {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        var flags = SQLITE_OPEN_NOMUTEX | (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        if uri { flags |= SQLITE_OPEN_URI }
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
-            let error = StoreError(code: code, connection: handle)
+            var error = StoreError(code: code, connection: handle)
+            if error.path == nil, !uri { error.path = path }
             sqlite3_close_v2(handle)
-            throw StoreError(code: code, message: "cannot open \(path): \(error.message)")
+            throw error
         }
         db = handle
         sqlite3_extended_result_codes(handle, 1)
@@ -42,31 +52,41 @@ final class Connection {
             { context in
                 guard let context else { return 0 }
                 let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-                return connection.currentToken?.isCancelled == true ? 1 : 0
+                return connection.currentToken?.isCancelled == true || connection.shutdown.isCancelled ? 1 : 0
             }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit { close() }
 
-    /// Finalizes every statement, then closes; `sqlite3_close_v2` would otherwise keep a zombie connection alive.
+    /// The database file's path as SQLite resolved it; empty for an in-memory database.
+    var path: String { sqlite3_db_filename(db, "main").map { String(cString: $0) } ?? "" }
+
+    /// True when the connection cannot write (opened read-only, or SQLite found the file read-only).
+    var isReadOnly: Bool { sqlite3_db_readonly(db, "main") == 1 }
+
+    /// How long a statement waits for another connection's lock before failing with `locked`.
+    func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(db, milliseconds) }
+
+    /// Finalizes every statement, folds the write-ahead log into the file when `checkpointsOnClose` (waiting at most a
+    /// second for other connections: when one is busy, it is not the last, and it checkpoints when it closes), then
+    /// closes. Unfinalized statements would keep `sqlite3_close_v2` from closing, and so from checkpointing.
     func close() {
         for statement in statements.values { statement.finalize() }
         statements.removeAll()
         guard !isClosed else { return }
         isClosed = true
         sqlite3_progress_handler(db, 0, nil, nil)
+        if checkpointsOnClose {
+            sqlite3_busy_timeout(db, 1_000)
+            sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        }
         sqlite3_close_v2(db)
     }
 
     /// Runs SQL text that may hold several statements and returns no rows.
     func execute(_ sql: String) throws {
-        var message: UnsafeMutablePointer<CChar>?
-        let code = sqlite3_exec(db, sql, nil, nil, &message)
-        if code != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
-            sqlite3_free(message)
-            throw StoreError(code: code, message: text)
-        }
+        let code = sqlite3_exec(db, sql, nil, nil, nil)
+        if code != SQLITE_OK { throw StoreError(code: code, connection: db, sql: sql) }
     }
 
     /// A cached prepared statement for `sql`.
@@ -108,6 +128,20 @@ final class Connection {
     func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> Int64? {
         try withStatement(sql, values) { statement in
             try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
+        }
+    }
+
+    /// Starts a write transaction, waiting for the write lock as long as `patience` allows: longer than the busy
+    /// timeout, because another process may be upgrading the store, which takes seconds per million tweets.
+    func beginImmediate(patience: TimeInterval = 600) throws {
+        let deadline = Date().addingTimeInterval(patience)
+        while true {
+            do {
+                try execute("BEGIN IMMEDIATE")
+                return
+            } catch let error as StoreError where error.kind == .locked && Date() < deadline {
+                // Each attempt has already waited the busy timeout.
+            }
         }
     }
 

@@ -1,0 +1,109 @@
+import Foundation
+import TweetKit
+import XCTest
+
+@testable import TweetShell
+
+/// The smaller items of issue 16 that live in one part: help's layout, message labels, live's status line and keys.
+final class SmallerThingsUnitTests: XCTestCase {
+    /// Help lines fit the width and break between words: every word of every line is a word of the source text.
+    func testHelpWrapsBetweenWordsAtEveryWidth() {
+        for width in [40, 50, 80, 120] {
+            for spec in [nil] + CommandSpec.all.map(Optional.some) {
+                let lines = HelpText.lines(for: spec, width: width, style: Style(enabled: false))
+                // Only a single word wider than the line (a URL in an example) may stand past the width.
+                for line in lines where line.split(separator: " ").count > 1 {
+                    XCTAssertLessThanOrEqual(DisplayWidth.of(line), width, "\(spec?.name ?? "help"): \(line)")
+                }
+                let words = Set(lines.flatMap { $0.split(separator: " ") })
+                for source in spec.map({ [$0.summary] + $0.examples }) ?? CommandSpec.all.map(\.summary) {
+                    for word in source.split(separator: " ") {
+                        XCTAssertTrue(words.contains(word), "'\(word)' was broken at width \(width)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testHelpListsEveryFlagAndEveryOperator() throws {
+        for spec in CommandSpec.all {
+            let text = HelpText.lines(for: spec, width: 100, style: Style(enabled: false)).joined(separator: "\n")
+            for flag in spec.flags where flag.hasPrefix("--") {
+                XCTAssertTrue(text.contains(flag), "help \(spec.name) leaves out \(flag)")
+            }
+        }
+        let again = HelpText.lines(for: CommandSpec.named("again"), width: 100, style: Style(enabled: false))
+        XCTAssertTrue(again[0].contains("[--refresh]"), again[0])
+        let search = HelpText.lines(for: CommandSpec.named("search"), width: 100, style: Style(enabled: false))
+            .joined(separator: "\n")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let syntax = try String(contentsOf: root.appendingPathComponent("docs/query-syntax.md"), encoding: .utf8)
+        // Every operator of the query syntax's table (`name:`), as docs/query-syntax.md lists them.
+        let operators = Set(
+            syntax.split(separator: "`").filter { $0.hasSuffix(":text") || $0.hasSuffix(":user") || $0.contains(":n") }
+                .compactMap { $0.split(separator: ":").first.map { String($0) + ":" } })
+        XCTAssertGreaterThan(operators.count, 5)
+        for name in operators { XCTAssertTrue(search.contains(name), "help search leaves out \(name)") }
+        for term in ["OR", "-term", "\"exact phrase\"", "#tag", "$TAG", "lang:", "is:retweet", "has:links", "since:"] {
+            XCTAssertTrue(search.contains(term), "help search leaves out \(term)")
+        }
+        let show = HelpText.lines(for: CommandSpec.named("show"), width: 100, style: Style(enabled: false))
+            .joined(separator: "\n")
+        XCTAssertTrue(show.contains("id:ID") && show.contains("10 or more digits"), show)
+        let overview = HelpText.lines(for: nil, width: 100, style: Style(enabled: false)).joined(separator: " ")
+        XCTAssertTrue(overview.contains("whole tweet on one line") && overview.contains("--width N"), overview)
+    }
+
+    func testAWarningOrErrorIsLabelledOnce() {
+        let collected = Collected()
+        let output = ShellOutput(style: Style(enabled: false), out: { _ in }, err: { collected.add($0) })
+        output.warning("warning: the page was fetched but could not be cached")
+        output.warning("plain")
+        output.error("error: already labelled")
+        XCTAssertEqual(
+            collected.text,
+            "warning: the page was fetched but could not be cached\nwarning: plain\nerror: already labelled\n")
+    }
+
+    /// A wait's countdown and an error's cause come last in their sentences; when the status line cannot hold them,
+    /// they get lines of their own rather than being cut before their point.
+    func testLiveKeepsTheCountdownAndTheErrorWhole() {
+        let wait = WaitNotice(
+            reason: "rate limit on GET /2/tweets/search/recent: waiting for the window to reset, retrying in 42 s",
+            secondsLeft: 42)
+        let error =
+            "The API rejected the request (GET /2/tweets/search/recent, 400) because of parameter query: fix it at 7"
+        let state = LiveState(
+            query: "a rather long query about swift", list: ResultList(search: SearchOptions(query: "swift")),
+            isSearching: true, errorMessage: error, wait: wait)
+        for width in [40, 80, 120] {
+            let layout = LiveLayout(width: width, height: 14, style: Style(enabled: false))
+            let screen = layout.screen(
+                query: "swift", state: state, selection: LiveSelection(), sourceName: "X API", spinnerFrame: 0)
+            XCTAssertEqual(screen.lines.count, 14)
+            let text = screen.lines.joined(separator: " ")
+            XCTAssertTrue(text.contains("retrying in 42 s"), "width \(width): \(screen.lines)")
+            XCTAssertTrue(text.contains("fix it at 7"), "width \(width): \(screen.lines)")
+            XCTAssertFalse(screen.lines.contains { $0.hasSuffix("…") && $0.contains("retrying") })
+            XCTAssertTrue(screen.lines[13].hasPrefix("X API"), "the status line stays last: \(screen.lines[13])")
+        }
+    }
+
+    func testWidthOptionAndWhereRowsAreCut() throws {
+        XCTAssertEqual(try LaunchOptions.parse(["--width", "60", "-c", "search x"]).width, 60)
+        XCTAssertNil(try LaunchOptions.parse(["-c", "search x"]).width)
+        XCTAssertThrowsError(try LaunchOptions.parse(["--width", "5"]))
+        // The test's stdout is not a terminal: rows are whole unless a width is asked for.
+        let fd = open("/dev/null", O_WRONLY)
+        defer { close(fd) }
+        XCTAssertNil(TerminalSize.rowColumns(fd: fd, fixed: nil, environment: [:]))
+        XCTAssertEqual(TerminalSize.rowColumns(fd: fd, fixed: nil, environment: ["COLUMNS": "70"]), 70)
+        XCTAssertEqual(TerminalSize.rowColumns(fd: fd, fixed: 50, environment: ["COLUMNS": "70"]), 50)
+    }
+
+    func testCtrlZIsTheSuspendKey() {
+        var decoder = LiveKeyDecoder()
+        XCTAssertEqual(decoder.feed([0x1A]), [.suspend])
+    }
+}
