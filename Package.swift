@@ -43,7 +43,7 @@ let package = Package(
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"])]),
         .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"])]),
         .target(name: "TweetKit"),
-        .target(name: "TweetStore", dependencies: ["TweetKit", "CSQLite"]),
+        .target(name: "TweetStore", dependencies: ["TweetKit", "CSQLite", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
         .target(name: "XAPI", dependencies: ["TweetKit"]),
         // A loopback HTTP server speaking the X API v2 contract, shared by the XAPI and end-to-end tests.
         .target(name: "XAPIStub", dependencies: ["TweetKit"]),
@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "StreamTestingTests", dependencies: ["StreamTesting"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTesting"]),
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
-        .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore"]),
+        .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
         .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit", "LineEditor", "TerminalTesting"]),

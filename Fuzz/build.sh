@@ -23,13 +23,17 @@ if [[ ! -f "$lib" ]] || [[ -n "$(find "$root/Sources/TweetKit" -name '*.swift' -
 fi
 
 # TweetStore, for the importer target, the same way; SQLite comes from the system through Sources/CSQLite.
+# TweetStore decompresses imports through these system libraries (Sources/C*/module.modulemap).
+compression_includes=(-I "$root/Sources/CZstd" -I "$root/Sources/CZlib" -I "$root/Sources/CLZMA" -I "$root/Sources/CBZip2")
+compression_libraries=(-lzstd -lz -llzma -lbz2)
+
 store_lib() {
     local store="$out/libTweetStore.a"
     if [[ ! -f "$store" || "$lib" -nt "$store" ]] || [[ -n "$(find "$root/Sources/TweetStore" -name '*.swift' -newer "$store" | head -1)" ]]; then
         echo "fuzz build: TweetStore" >&2
         local sources=()
         while IFS= read -r file; do sources+=("$file"); done < <(find "$root/Sources/TweetStore" -name '*.swift' | sort)
-        swiftc "${flags[@]}" -module-name TweetStore -I "$out" -I "$root/Sources/CSQLite" \
+        swiftc "${flags[@]}" -module-name TweetStore -I "$out" -I "$root/Sources/CSQLite" "${compression_includes[@]}" \
             -emit-module -emit-module-path "$out/TweetStore.swiftmodule" -emit-library -static -o "$store" "${sources[@]}"
     fi
 }
@@ -61,7 +65,8 @@ for target in ${targets[*]}; do
         archive) build archive "$root/Fuzz/Archive/ArchiveFuzz.swift" ;;
         store-import)
             store_lib
-            build store-import "$root/Fuzz/StoreImport/StoreImportFuzz.swift" -I "$root/Sources/CSQLite" -lTweetStore -lsqlite3 ;;
+            build store-import "$root/Fuzz/StoreImport/StoreImportFuzz.swift" -I "$root/Sources/CSQLite" \
+                "${compression_includes[@]}" -lTweetStore -lsqlite3 "${compression_libraries[@]}" ;;
         *) echo "unknown fuzz target: $target" >&2; exit 2 ;;
     esac
 done

@@ -5,12 +5,15 @@ enum Schema {
     struct Migration: Sendable {
         var sql: String
         var rebuild: (@Sendable (Connection) throws -> Void)?
+        /// Whether `rebuild` indexes every tweet again, so opening the store says it will take a while.
+        var reindexes = true
     }
 
-    /// Migrations in order; index 0 takes an empty file to version 1.
+    /// Migrations in order; index 0 takes an empty file to version 1. The collections step is in
+    /// Collections/Schema+Collections.swift.
     static let migrations: [Migration] = [
         Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex), scriptIndexMigration,
-        replyHandlesMigration,
+        replyHandlesMigration, collectionsMigration,
     ]
 
     /// The first schema: `from:`, `to:` and `conversation_id:` used B-tree indexes on `tweets`.
@@ -139,7 +142,7 @@ enum Schema {
                     return
                 }
                 // Announced once: an old file that takes several indexing steps hears about the upgrade in one line.
-                if migrations[version].rebuild != nil, !announced, let willRebuild {
+                if migrations[version].rebuild != nil, migrations[version].reindexes, !announced, let willRebuild {
                     announced = true
                     let tweets = Int(
                         try connection.scalar(

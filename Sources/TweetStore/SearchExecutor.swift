@@ -53,6 +53,9 @@ struct SearchExecutor {
         if let time = request.endTime {
             compiled.add("(coalesce(t.created_at < ?, 0))", [.integer(TweetRecord.milliseconds(time))])
         }
+        if let (condition, binding) = try CollectionMembership.scope(connection, collection: request.collection) {
+            compiled.add("(\(condition))", [binding])
+        }
 
         let byRelevance = request.sort == .relevancy && compiled.match != nil
         let cursor = try token.map(SearchCursor.init)

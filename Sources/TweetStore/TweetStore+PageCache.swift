@@ -8,7 +8,10 @@ extension TweetStore {
         try await database.run { connection in
             try connection.transaction {
                 let writer = try Writer(connection: connection)
-                try writer.write(page)
+                let batch = PreparedBatch([page])
+                try writer.write(batch)
+                // Tweets fetched from the API are a collection of their own.
+                try CollectionMembership.add(connection, batch, to: CollectionMembership.api)
                 try connection.withStatement(
                     "INSERT OR REPLACE INTO cached_pages(key, cursor, fetched_at, page) VALUES (?,?,?,?)",
                     [

@@ -138,12 +138,15 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
 
     /// Adds pages in one transaction: tweets become searchable, included tweets, users and media are kept for display.
     /// Tweets already stored are replaced, so adding the same page twice changes nothing.
-    public func insert(_ pages: [Page]) async throws {
+    ///
+    /// With `collection`, the pages' result tweets also join the collection of that name (made when missing).
+    public func insert(_ pages: [Page], collection: String? = nil) async throws {
         let batch = PreparedBatch(pages)
         try await database.run { connection in
             try connection.transaction {
                 let writer = try Writer(connection: connection)
                 try writer.write(batch)
+                if let collection { try CollectionMembership.add(connection, batch, to: collection) }
             }
         }
     }

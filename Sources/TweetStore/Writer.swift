@@ -23,12 +23,17 @@ struct Writer {
     /// data to a new segment whenever a rowid goes down and whenever another statement opens a savepoint (as
     /// `INSERT OR REPLACE` does). Interleaving index and table writes, or writing newest first as pages come, made one
     /// segment per tweet and imports several times slower.
-    func write(_ batch: PreparedBatch) throws {
+    ///
+    /// Returns how many of the batch's result tweets the store did not hold as results before (an import's "new").
+    @discardableResult
+    func write(_ batch: PreparedBatch) throws -> Int {
         for (user, fingerprint) in batch.users { try write(user, fingerprint: fingerprint) }
         for media in batch.media { try write(media) }
         var index = IndexChanges()
-        for tweet in batch.tweets { try stage(tweet, into: &index) }
+        var added = 0
+        for tweet in batch.tweets where try stage(tweet, into: &index) { added += 1 }
         try index.apply(connection)
+        return added
     }
 
     /// Writes one page; see `write(_:)` for a prepared batch.
@@ -45,24 +50,27 @@ struct Writer {
     /// Upserts one tweet's row and records how its index entry must change. A primary tweet is indexed for search; an
     /// included one is kept for lookups only and never demotes a tweet already stored as primary.
     ///
-    /// The batch holds each id once, so what the index holds before the batch is what the stored row says.
-    private func stage(_ prepared: PreparedTweet, into index: inout IndexChanges) throws {
+    /// The batch holds each id once, so what the index holds before the batch is what the stored row says. Returns
+    /// true when the tweet became a result just now (it was not stored, or only as an included tweet).
+    private func stage(_ prepared: PreparedTweet, into index: inout IndexChanges) throws -> Bool {
         // Most tweets are new: try the plain insert first and look at the stored row only when one is there.
         try insertNew.run(prepared)
         if connection.changes == 1 {
             if let document = prepared.document { index.insert(prepared.rowid, document) }
-            return
+            return prepared.primary
         }
         selectExisting.bind(prepared.rowid, at: 1)
         defer { selectExisting.reset() }
-        guard try selectExisting.step() else { return }
+        guard try selectExisting.step() else { return false }
         let wasPrimary = !TweetFlags(rawValue: selectExisting.int64(6)).contains(.includedOnly)
-        if wasPrimary, !prepared.primary { return }
+        if wasPrimary, !prepared.primary { return false }
         let old = wasPrimary ? TweetDocument(try TweetRecord.tweet(from: selectExisting)) : nil
         try replaceTweet.run(prepared)
-        guard old != prepared.document else { return }
-        if let old { index.delete(prepared.rowid, old) }
-        if let document = prepared.document { index.insert(prepared.rowid, document) }
+        if old != prepared.document {
+            if let old { index.delete(prepared.rowid, old) }
+            if let document = prepared.document { index.insert(prepared.rowid, document) }
+        }
+        return !wasPrimary && prepared.primary
     }
 
     private static let insertUser =

@@ -138,7 +138,7 @@ enum StoreSuite: BenchSuite {
 
     /// Where import time goes: decoding alone, and writing already decoded pages alone, over the first 100k tweets.
     static func measureParts(jsonl: URL, folder: URL, add: (String, Double, String, String) -> Void) throws {
-        // Only the decoder calls are timed, each on a line in its own buffer as the import's LineReader makes them:
+        // Only the decoder calls are timed, each on a line in its own buffer as the import's RecordReader makes them:
         // the figure is the decoder's, not the cost of reading and splitting the file.
         let handle = try FileHandle(forReadingFrom: jsonl)
         defer { try? handle.close() }

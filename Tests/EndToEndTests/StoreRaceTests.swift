@@ -4,7 +4,7 @@ import XCTest
 
 /// The schema version a store opened by this tweetsh has (TweetStore's `Schema.currentVersion`; these tests see the
 /// binary only).
-private let storeSchemaVersion = "4"
+private let storeSchemaVersion = "5"
 
 /// Many shells opening one store at the same moment, through the real binary: a new store that several processes
 /// create at once, and an old one that several upgrade at once. Every process must succeed, and the store must end
@@ -55,6 +55,9 @@ final class StoreRaceTests: XCTestCase {
             CREATE INDEX tweets_conversation ON tweets(conversation_id) WHERE conversation_id IS NOT NULL;
             CREATE INDEX tweets_reply_to ON tweets(reply_to_user) WHERE reply_to_user IS NOT NULL;
             DROP TABLE reply_handles;
+            DROP TABLE collections;
+            DROP TABLE collection_members;
+            DROP TABLE store_settings;
             PRAGMA user_version = 1;
             """)
         XCTAssertFalse(FileManager.default.fileExists(atPath: template + "-wal"))

@@ -82,6 +82,16 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertNotNil(parseError("backup"), "backup needs a file")
         XCTAssertNotNil(parseError("backup a.sqlite b.sqlite"), "backup takes one file")
         XCTAssertEqual(try ShellCommand.parse("format json"), .format(.json))
+        XCTAssertEqual(
+            try ShellCommand.parse("import a.jsonl.gz 'my folder' ~/x/*.json -"),
+            .importFiles(["a.jsonl.gz", "my folder", "~/x/*.json", "-"], collection: nil))
+        XCTAssertEqual(
+            try ShellCommand.parse("import a.json --as votes"), .importFiles(["a.json"], collection: "votes"))
+        XCTAssertEqual(try ShellCommand.parse("collections"), .collections)
+        XCTAssertEqual(try ShellCommand.parse("collection all"), .collection("all"))
+        XCTAssertEqual(try ShellCommand.parse("drop demo"), .drop("demo"))
+        XCTAssertThrowsError(try ShellCommand.parse("drop"))
+        XCTAssertThrowsError(try ShellCommand.parse("import"))
         XCTAssertEqual(try ShellCommand.parse("EXIT"), .quit)
         XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))
     }
@@ -187,6 +197,7 @@ final class OneShotWordsTests: XCTestCase {
             try ShellCommand.parse(arguments: ["search", "--limit", "5", "open data"]),
             .search(SearchOptions(query: "open data", limit: 5)), "never re-quoted")
         XCTAssertEqual(
-            try ShellCommand.parse(arguments: ["import", "my file's.jsonl"]), .importFile("my file's.jsonl"))
+            try ShellCommand.parse(arguments: ["import", "my file's.jsonl"]),
+            .importFiles(["my file's.jsonl"], collection: nil))
     }
 }

@@ -160,14 +160,17 @@ struct StoreImportTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("lines.txt")
         try Data("one\r\ntwo\n\nthree-is-longer\nlast".utf8).write(to: file)
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
-        var reader = try LineReader(handle: handle, offset: 0, chunkSize: 3)
+        let reader = RecordReader(source: try DescriptorSource(path: file.path), framing: .lines, chunkSize: 3)
         var lines: [String] = []
+        var numbers: [Int] = []
         while let line = try reader.next() {
-            if case .text(let data) = line { lines.append(String(decoding: data, as: UTF8.self)) }
+            if case .text(let data, let number) = line {
+                lines.append(String(decoding: data, as: UTF8.self))
+                numbers.append(number)
+            }
         }
         #expect(lines == ["one", "two", "", "three-is-longer", "last"])
+        #expect(numbers == [1, 2, 3, 4, 5])
         #expect(reader.offset == 30)
     }
 }

@@ -44,6 +44,9 @@ public struct SearchRequest: Hashable, Sendable {
     /// The query's last word may be unfinished, as while typing in `live`: it also matches words that start with it
     /// (local store only; X's search has no prefix matching, so the API ignores it).
     public var prefixLastWord = false
+    /// Only tweets of this collection (local store only: `search --in NAME`). Without it, the local store leaves its
+    /// demo corpus out once it holds anything else.
+    public var collection: String?
 
     /// Creates a search request.
     public init(

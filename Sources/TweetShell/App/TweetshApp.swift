@@ -112,17 +112,18 @@ public enum TweetshApp {
             output.warning("no X API credentials; searching the local store (run 'auth' to add them)")
         }
         let sources = SourceState(current: api == nil ? .local : source, api: api, waits: waits)
+        sources.collection = config.collection
 
         // First run: an empty store gets the demo corpus, so tweetsh works offline on a fresh machine. Of several
         // shells starting at once on a new store, one seeds it.
         if !store.isReadOnly {
             let corpus = DemoCorpus.firstRun
             do {
-                if try await store.seedIfEmpty({ Array(corpus) }) {
+                if try await store.seedIfEmpty(collection: TweetStore.demoCollection, { Array(corpus) }) {
                     output.note(
                         "First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
-                            + "(\"\(DemoCorpus.sourceLabel)\"). 'import <file>' adds your own; 'auth' connects to the "
-                            + "X API.")
+                            + "(\"\(DemoCorpus.sourceLabel)\"), the collection 'demo'. 'import <file>' adds your own "
+                            + "(the demo then stays out of searches); 'auth' connects to the X API.")
                 }
             } catch {
                 output.warning("could not create the demo corpus: \(ErrorText.describe(error))")

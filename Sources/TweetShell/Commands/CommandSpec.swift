@@ -19,12 +19,12 @@ public struct CommandSpec: Sendable {
             name: "search", aliases: ["s"],
             synopsis:
                 "search [--source x|local] [--archive] [--limit N] [--sort recency|relevancy] [--new] [--refresh] "
-                + "[--allow-secret] <query>",
+                + "[--in NAME] [--allow-secret] <query>",
             summary: "Search tweets with X's query operators; results are numbered for show, thread and open.",
-            flags: ["--source", "--archive", "--limit", "--sort", "--new", "--refresh", "--allow-secret"],
+            flags: ["--source", "--in", "--archive", "--limit", "--sort", "--new", "--refresh", "--allow-secret"],
             examples: [
                 "search swift concurrency", "search \"async await\" lang:en -is:retweet",
-                "search from:swiftlang #swift --limit 50", "search --source x --new swift",
+                "search from:swiftlang #swift --limit 50", "search --source x --new swift", "search --in demo coffee",
             ]),
         CommandSpec(
             name: "live", aliases: [], synopsis: "live [query]",
@@ -73,9 +73,26 @@ public struct CommandSpec: Sendable {
             summary: "Show or set where searches go: the X API or the local store.", flags: ["x", "local"],
             examples: ["source", "source local"]),
         CommandSpec(
-            name: "import", aliases: [], synopsis: "import <path>",
-            summary: "Import twarc2 JSONL, API pages, v1.1 search JSON or an X account archive into the local store.",
-            flags: [], examples: ["import ~/data/tweets.jsonl", "import ~/Downloads/twitter-2024-archive"]),
+            name: "import", aliases: [], synopsis: "import <path>... | - [--as NAME]",
+            summary:
+                "Import twarc2 JSONL, JSON documents, API pages, v1.1 JSON (plain, gzip, bzip2, xz or zstd) or an X archive.",
+            flags: ["--as"],
+            examples: [
+                "import ~/data/tweets.jsonl", "import ~/data/*.jsonl.gz ~/more --as election",
+                "import ~/Downloads/twitter-2024-archive", "tweetsh -c 'import -' < page.json",
+            ]),
+        CommandSpec(
+            name: "collections", aliases: [], synopsis: "collections",
+            summary: "List the store's collections (one per import, 'api', 'demo') with counts and date ranges.",
+            flags: [], examples: ["collections"]),
+        CommandSpec(
+            name: "collection", aliases: [], synopsis: "collection [NAME|all]",
+            summary: "Show or set the collection local searches stay inside; 'all' searches every collection.",
+            flags: ["all"], examples: ["collection election", "collection all"]),
+        CommandSpec(
+            name: "drop", aliases: [], synopsis: "drop NAME",
+            summary: "Delete a collection: its tweets that no other collection holds leave the store.",
+            flags: [], examples: ["drop demo", "drop election"]),
         CommandSpec(
             name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv] [--columns a,b,c]",
             summary:

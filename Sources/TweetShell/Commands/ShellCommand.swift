@@ -22,8 +22,14 @@ public enum ShellCommand: Equatable, Sendable {
     case again(Int, new: Bool, refresh: Bool)
     /// `source` (show) or `source x|local` (set).
     case source(SourceKind?)
-    /// `import <path>`.
-    case importFile(String)
+    /// `import <path>... [--as NAME]`: files, folders, globs, or `-` for standard input, into a collection.
+    case importFiles([String], collection: String?)
+    /// `collections`: each collection with its count and dates.
+    case collections
+    /// `collection [NAME|all]`: shows or sets the collection local searches stay inside.
+    case collection(String?)
+    /// `drop NAME`: deletes a collection.
+    case drop(String)
     /// `export <file> [--format …] [--columns a,b,c]`; the columns apply to CSV.
     case export(path: String, format: ExportFormat, columns: TwarcCSVColumns = .twarcDefaults)
     /// `backup <file>`: a consistent copy of the store in a new file.
@@ -66,6 +72,8 @@ public struct SearchOptions: Equatable, Sendable {
     public var recordsHistory = true
     /// The last word may be unfinished (live search on the local store): it also matches words starting with it.
     public var prefixLastWord = false
+    /// `--in NAME`: only tweets of that collection (local store).
+    public var collection: String?
 
     /// Creates options for a query.
     public init(
@@ -218,9 +226,33 @@ extension ShellCommand {
             try parser.end()
             return .source(kind.flatMap(SourceKind.init(rawValue:)))
         case "import":
-            let path = try parser.required("a file or folder to import")
+            var paths: [String] = []
+            var collection: String?
+            while let word = parser.next() {
+                if word.text == "--as" {
+                    collection = try parser.required("a collection's name after --as").text
+                } else if word.text.hasPrefix("--") {
+                    throw CommandError("unknown option '\(word.text)' for import", column: word.offset + 1)
+                } else {
+                    paths.append(word.text)
+                }
+            }
+            guard !paths.isEmpty else {
+                throw CommandError(
+                    "expected a file or folder to import (or - for standard input)", column: words.line.count + 1)
+            }
+            return .importFiles(paths, collection: collection)
+        case "collections":
             try parser.end()
-            return .importFile(path.text)
+            return .collections
+        case "collection":
+            let name = parser.next()?.text
+            try parser.end()
+            return .collection(name)
+        case "drop":
+            let name = try parser.required("the name of a collection to drop (see 'collections')")
+            try parser.end()
+            return .drop(name.text)
         case "export":
             let path = try parser.required("a file to write")
             var format = ExportFormat.twarc2JSONL
@@ -382,6 +414,8 @@ private struct ArgumentParser {
                         "--limit takes a number from 1 to 500, found '\(value.text)'", column: value.offset + 1)
                 }
                 options.limit = n
+            case "--in":
+                options.collection = try required("a collection's name after --in (see 'collections')").text
             case "--sort":
                 let value = try required("recency or relevancy after --sort")
                 guard let sort = SearchRequest.Sort(rawValue: value.text.lowercased()) else {

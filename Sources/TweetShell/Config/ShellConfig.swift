@@ -15,11 +15,13 @@ public struct ShellConfig: Equatable, Sendable {
     /// The X API base URL, as written: `XAPISettings` judges it, and a bad one stops tweetsh (exit 2) rather than
     /// quietly sending the token to the default host.
     public var apiBase: String?
+    /// `collection`: the collection local searches stay inside (`search --in` for every search).
+    public var collection: String?
     /// Where `api_base` was set (`file:line`), for the message about a bad one.
     public var apiBaseLocation: String?
 
     /// The keys a config file may set.
-    public static let keys = ["source", "page_size", "format", "color", "api_base"]
+    public static let keys = ["source", "page_size", "format", "color", "api_base", "collection"]
 
     /// Creates the defaults.
     public init() {}
@@ -66,6 +68,12 @@ public struct ShellConfig: Equatable, Sendable {
                     config.color = value.lowercased()
                 } else {
                     problems.append("\(file):\(lineNumber): color must be auto, always or never, found '\(value)'")
+                }
+            case "collection":
+                if value.isEmpty {
+                    problems.append("\(file):\(lineNumber): collection needs a collection's name")
+                } else {
+                    config.collection = value
                 }
             case "api_base":
                 // Not judged here: a bad base is fatal (XAPISettings.resolve), not a warning and a fallback.

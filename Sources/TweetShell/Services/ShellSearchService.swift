@@ -110,6 +110,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
             query: search.query, pageSize: pageSize, sort: search.sort ?? .recency,
             fullArchive: search.fullArchive)
         request.prefixLastWord = search.prefixLastWord
+        request.collection = search.collection ?? sources.collection
         return request
     }
 

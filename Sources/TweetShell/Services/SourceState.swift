@@ -7,6 +7,7 @@ public final class SourceState: @unchecked Sendable {
     private let lock = NSLock()
     private var currentKind: SourceKind
     private var apiSource: XAPISource?
+    private var collectionName: String?
 
     /// Rate-limit and retry waits reported by the API client, fanned out to whoever is running a search.
     public let waits: WaitBroadcaster
@@ -22,6 +23,13 @@ public final class SourceState: @unchecked Sendable {
     public var current: SourceKind {
         get { lock.withLock { currentKind } }
         set { lock.withLock { currentKind = newValue } }
+    }
+
+    /// The collection local searches stay inside when `--in` is not given (`collection NAME`, or the config key); nil
+    /// searches every collection (the demo corpus only while the store holds nothing else).
+    public var collection: String? {
+        get { lock.withLock { collectionName } }
+        set { lock.withLock { collectionName = newValue } }
     }
 
     /// The X API source, when credentials are set.

@@ -18,55 +18,6 @@ extension ShellSession {
         return .ok
     }
 
-    /// `import <path>`: twarc2 JSONL (or any line shape TweetKit reads), or an X account archive folder or tweets.js.
-    /// Shows a progress bar on a terminal; malformed lines are reported by number and never stop the import.
-    func importCollection(_ rawPath: String) async -> CommandStatus {
-        let path = Self.expandTilde(rawPath, environment: environment)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            output.error("no such file or folder: \(path)")
-            return .failed
-        }
-        let url = URL(fileURLWithPath: path)
-        let isArchive = isDirectory.boolValue || path.hasSuffix(".js")
-        let progressBar = ProgressBar(enabled: spinner.isEnabled, label: url.lastPathComponent)
-        do {
-            let progress: @Sendable (ImportProgress) -> Void = { progressBar.update($0) }
-            let report =
-                isArchive
-                ? try await store.importArchive(at: url, progress: progress)
-                : try await store.importJSONL(at: url, progress: progress)
-            progressBar.finish()
-            // An archive has entries, not lines; its problems name their file and entry themselves.
-            let unit = report.entries == nil ? ("line", "lines") : ("archive entry", "archive entries")
-            let read = report.entries ?? report.lines
-            var summary =
-                "imported \(report.tweets) tweet\(report.tweets == 1 ? "" : "s") from \(read) \(read == 1 ? unit.0 : unit.1)"
-            if let resumed = report.resumedAfterLine { summary += " (resumed after line \(resumed))" }
-            output.line(summary)
-            for warning in report.warnings { output.warning(warning) }
-            if report.errorCount > 0 {
-                let what = report.errorCount == 1 ? unit.0 : unit.1
-                output.warning("\(report.errorCount) malformed \(what) skipped:")
-                for problem in report.problems.prefix(5) {
-                    output.warning(
-                        report.entries == nil ? "  \(path):\(problem.line): \(problem.message)" : "  \(problem.message)"
-                    )
-                }
-                if report.errorCount > 5 { output.warning("  … and \(report.errorCount - 5) more") }
-            }
-            return .ok
-        } catch is CancellationError {
-            progressBar.finish()
-            output.note("import interrupted; what was committed stays, and running import again completes it")
-            return .failed
-        } catch {
-            progressBar.finish()
-            output.error("import of \(path) failed: \(ErrorText.describe(error))")
-            return .failed
-        }
-    }
-
     /// `export <file> [--format jsonl|flat|csv] [--columns a,b,c]`: writes the current results.
     func export(to rawPath: String, format: ExportFormat, columns: TwarcCSVColumns) -> CommandStatus {
         let list = viewModel.results

@@ -154,7 +154,10 @@ public final class ShellSession: @unchecked Sendable {
         case .again(let number, let new, let refresh):
             return await again(number, new: new, refresh: refresh, reader: reader)
         case .source(let kind): return setSource(kind)
-        case .importFile(let path): return await importCollection(path)
+        case .importFiles(let paths, let collection): return await importCollections(paths, collection: collection)
+        case .collections: return await listCollections()
+        case .collection(let name): return await setCollection(name)
+        case .drop(let name): return await dropCollection(name)
         case .export(let path, let format, let columns): return export(to: path, format: format, columns: columns)
         case .backup(let path): return await backup(to: path)
         case .format(let kind, let columns):

@@ -43,7 +43,7 @@ public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
 
 /// What an import did.
 public struct ImportReport: Hashable, Sendable {
-    /// Lines in the file (the last line number reached).
+    /// Lines in the file (the last line number reached); for a JSON document (`framing == .values`), the values read.
     public var lines: Int
     /// Tweets written (searchable tweets; included ones are not counted), over all runs of this import.
     public var tweets: Int
@@ -55,6 +55,19 @@ public struct ImportReport: Hashable, Sendable {
     public var skippedLines: Int
     /// The line an interrupted earlier run had reached, when this run continued from there.
     public var resumedAfterLine: Int?
+    /// How the JSON was laid out: one value per line, or a document (pretty-printed, arrays).
+    public var framing: JSONFraming = .lines
+    /// The compressions the data came under, outermost first (empty for plain text).
+    public var compression: [Compression] = []
+    /// Tweets read in this run (less than `tweets` when this run resumed an earlier one).
+    public var tweetsThisRun = 0
+    /// Tweets of this run the store did not hold as searchable results before.
+    public var newTweets = 0
+    /// Values that hold something other than tweets, by what they hold ("a page of users": 3). Users among them are
+    /// still stored; the rest is skipped. They are not counted as errors.
+    public var notTweets: [String: Int] = [:]
+    /// Why the data ended before its end (a truncated or corrupt compressed file); what came before is imported.
+    public var streamProblem: String?
     /// For an X account archive, which has no lines: the entries read, malformed ones included.
     public var entries: Int?
     /// What the user should know about the input as a whole, such as an archive without `account.js`.

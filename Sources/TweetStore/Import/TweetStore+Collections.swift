@@ -10,15 +10,28 @@ extension TweetStore {
         try await importJSONL(at: url, decodeLine: { try CollectionLineDecoder.decode(line: $0) }, progress: progress)
     }
 
+    /// Imports JSON in any layout and compression `importJSON(from:collection:decodeLine:progress:)` reads, decoded by
+    /// `CollectionLineDecoder`, into the collection named `collection` (by default the file's name).
+    public func importJSON(
+        from input: ImportInput, collection: String? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> ImportReport {
+        try await importJSON(
+            from: input, collection: collection, decodeLine: { try CollectionLineDecoder.decode(line: $0) },
+            progress: progress)
+    }
+
     /// Imports an X account archive (its folder, `data` folder or a tweets file), in batches.
     ///
     /// Archive entries that cannot be read are skipped and reported with `line` 0 and a message naming the file and
     /// position. The report counts `entries` rather than lines, and warns when `account.js` is missing. Handles of
     /// the users replied to are kept for `to:handle`. An archive is small enough that a cancelled or killed import is simply run again; upserts make that
     /// safe. `progress` carries tweets and errors after each batch (bytes and lines stay 0).
-    public func importArchive(at url: URL, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws
-        -> ImportReport
-    {
+    ///
+    /// The tweets join the collection named `collection`, by default the archive folder's name.
+    public func importArchive(
+        at url: URL, collection: String? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> ImportReport {
+        let collection = collection ?? ImportInput.file(url).collectionName
         let archive = try ArchiveReader(url: url)
         var reader = archive.makePageReader(batchSize: 1_000)
         var tweets = 0
@@ -26,7 +39,7 @@ extension TweetStore {
         func flush() async throws {
             let pages = batch
             batch.removeAll()
-            try await insert(pages)
+            try await insert(pages, collection: collection)
             try await recordReplyHandles(reader.takeReplyHandles())
             progress?(
                 ImportProgress(bytesRead: 0, totalBytes: 0, lines: 0, tweets: tweets, errors: reader.skipped.count))

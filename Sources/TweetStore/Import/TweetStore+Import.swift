@@ -43,15 +43,20 @@ extension TweetStore {
     /// How many bad lines an import report quotes; the rest are only counted.
     static let reportedProblems = 10
 
-    /// What became of the lines of one half of a batch.
+    /// What became of the records of one half of a batch.
     struct DecodedLines: Sendable {
         var batch = PreparedBatch([])
         var tweets = 0
         var skipped = 0
         var failures: [(line: Int, message: String, excerpt: String)] = []
+        /// Records holding something other than tweets, by what they hold.
+        var notTweets: [String: Int] = [:]
     }
 
-    /// Decodes lines and prepares their pages for the writer; runs in a child task, in parallel with the other half.
+    /// Decodes records and prepares their pages for the writer; runs in a child task, in parallel with the other half.
+    ///
+    /// A record the decoder rejects is named when it is recognisably something other than tweets (a page of users),
+    /// and counted as malformed otherwise.
     static func decode(
         _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?
     ) async -> DecodedLines {
@@ -61,59 +66,113 @@ extension TweetStore {
                 if let page = try decodeLine(line.data) {
                     result.batch.append(page)
                     result.tweets += page.tweets.count
+                    if page.tweets.isEmpty, !page.users.isEmpty {
+                        result.notTweets[Self.nonTweetName(line.data) ?? "a user", default: 0] += 1
+                    }
                 } else {
                     result.skipped += 1
                 }
             } catch {
-                result.failures.append(
-                    (line.number, String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self)))
+                if let name = Self.nonTweetName(line.data) {
+                    result.notTweets[name, default: 0] += 1
+                } else {
+                    result.failures.append(
+                        (line.number, String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self))
+                    )
+                }
             }
         }
         return result
     }
 
-    /// Imports a JSONL file (twarc2 pages, flattened tweets, or anything `decodeLine` understands), streaming it in
-    /// constant memory and committing in batches.
-    ///
-    /// A line `decodeLine` rejects is counted and the first few are reported with their line number; it never stops the
-    /// import. Decoding runs in two child tasks while up to two earlier batches are written on the store's queue.
-    ///
-    /// If an earlier run over the same unchanged file was interrupted (killed, cancelled), this one continues after the
-    /// last committed line; otherwise the whole file is read again, and tweets already stored are simply replaced.
-    /// Cancelling the task stops once the batches already queued (at most two) are committed, leaving the store
-    /// consistent.
-    ///
-    /// - Parameters:
-    ///   - decodeLine: one line to a page; nil skips the line (a page without data), a thrown error marks it bad.
-    ///   - progress: called after each batch is handed to the writer.
+    /// What a record holds when it is valid JSON but not tweets; nil otherwise.
+    static func nonTweetName(_ data: Data) -> String? {
+        guard let value = try? JSONParser.parse(data) else { return nil }
+        return NonTweetValue.name(of: value)
+    }
+
+    /// Imports a JSONL file (twarc2 pages, flattened tweets, or anything `decodeLine` understands); see
+    /// `importJSON(from:decodeLine:progress:)`, which also reads compressed files and JSON documents.
     public func importJSONL(
         at url: URL,
         decodeLine: @escaping @Sendable (Data) throws -> Page?,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportReport {
-        let path = url.standardizedFileURL.path
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        let size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
-        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        try await importJSON(from: .file(url), collection: nil, decodeLine: decodeLine, progress: progress)
+    }
+
+    /// Imports JSON from a file or standard input, streaming it in constant memory and committing in batches.
+    ///
+    /// The input is recognised by its first bytes: gzip, bzip2, xz and zstd are decompressed as they are read, and the
+    /// JSON may be JSON Lines (twarc2 output) or a document: pretty-printed values one after another, or arrays whose
+    /// elements are tweets or pages. Anything else is refused before a byte is imported, with an `ImportInputError`
+    /// that names it (`not JSON text: looks like a PNG image`).
+    ///
+    /// A record (a line, or an array element) `decodeLine` rejects is counted and the first few are reported with
+    /// their line number; it never stops the import. Decoding runs in two child tasks while up to two earlier batches
+    /// are written on the store's queue.
+    ///
+    /// If an earlier run over the same unchanged file was interrupted (killed, cancelled), this one continues after the
+    /// last committed record; otherwise the whole file is read again, and tweets already stored are simply replaced.
+    /// A plain JSON Lines file is resumed by seeking; anything else is read again from the start up to that point.
+    /// Standard input is never resumed. Cancelling the task stops once the batches already queued (at most two) are
+    /// committed, leaving the store consistent.
+    ///
+    /// - Parameters:
+    ///   - collection: the collection the tweets join; nil names it after the file (`ImportInput.collectionName`).
+    ///   - decodeLine: one record to a page; nil skips it (a page without data), a thrown error marks it bad.
+    ///   - progress: called after each batch is handed to the writer.
+    public func importJSON(
+        from input: ImportInput,
+        collection: String? = nil,
+        decodeLine: @escaping @Sendable (Data) throws -> Page?,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> ImportReport {
+        let path = input.path
+        var size: UInt64 = 0
+        var modified: Double = 0
+        if case .file = input {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
+            modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        }
+        let opened = try input.open()
+        guard case .json(let framing, let compression) = opened.content else {
+            throw ImportInputError(message: "\(path) is a file of an X account archive: import the archive's folder")
+        }
+        let savesState = input != .standardInput
+        let collection = collection ?? input.collectionName
 
         var state = ImportState(path: path, size: size, modified: modified)
         var resumedAfterLine: Int?
-        if let earlier = try await database.run({ try ImportState.load($0, path: path) }),
+        if savesState, let earlier = try await database.run({ try ImportState.load($0, path: path) }),
             !earlier.finished, earlier.size == size, earlier.modified == modified, earlier.offset > 0
         {
             state = earlier
             resumedAfterLine = earlier.line
         }
+        let earlierTweets = state.tweets
 
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        var reader = try LineReader(handle: handle, offset: state.offset)
+        let reader: RecordReader
+        /// Records ending at or before this decoded offset were committed by an earlier run and are read past.
+        var replayUntil: UInt64 = 0
+        if resumedAfterLine != nil, framing == .lines, compression.isEmpty {
+            reader = RecordReader(
+                source: try DescriptorSource(path: path, offset: state.offset), framing: framing,
+                offset: state.offset, line: state.line)
+        } else {
+            reader = RecordReader(source: opened.source, framing: framing)
+            if resumedAfterLine != nil { replayUntil = state.offset }
+        }
+
         var problems: [ImportProblem] = []
         var skipped = 0
+        var newTweets = 0
+        var notTweets: [String: Int] = [:]
         var lines: [(number: Int, data: Data)] = []
         var lineBytes = 0
         /// Batches handed to the writer and not yet known to be committed, oldest first.
-        var writes: [PendingWrite<Void>] = []
+        var writes: [PendingWrite<Int>] = []
 
         func problem(_ line: Int, _ message: String, _ excerpt: String) {
             state.errors += 1
@@ -125,7 +184,7 @@ extension TweetStore {
             }
         }
 
-        /// Decodes the lines read so far (two halves at once), then queues the batch behind the one being written.
+        /// Decodes the records read so far (two halves at once), then queues the batch behind the one being written.
         ///
         /// At most two batches wait on the writer: one being written and the next, so the writer never waits for
         /// decoding, while this task reads and decodes the batch after them on the other core.
@@ -143,40 +202,48 @@ extension TweetStore {
             let tweets = decoded.tweets + rest.tweets
             skipped += decoded.skipped + rest.skipped
             for failure in decoded.failures + rest.failures { problem(failure.line, failure.message, failure.excerpt) }
+            notTweets.merge(decoded.notTweets) { $0 + $1 }
+            notTweets.merge(rest.notTweets) { $0 + $1 }
             state.offset = reader.offset
             state.tweets += tweets
             state.finished = finished
             let snapshot = state
             let batch = decoded.batch
-            while writes.count >= 2 { try await writes.removeFirst().value }
+            while writes.count >= 2 { newTweets += try await writes.removeFirst().value }
             let previous = writes.last
             writes.append(
                 database.enqueue { connection in
                     // A batch behind a failed one must not commit: its progress record would claim the lost lines.
                     if previous?.failed == true { throw StoreError(message: "an earlier batch of the import failed") }
-                    try connection.transaction {
+                    return try connection.transaction {
                         let writer = try Writer(connection: connection)
-                        try writer.write(batch)
-                        try snapshot.save(connection)
+                        let added = try writer.write(batch)
+                        try CollectionMembership.add(connection, batch, to: collection)
+                        if savesState { try snapshot.save(connection) }
+                        return added
                     }
                 })
             progress?(
                 ImportProgress(
-                    bytesRead: snapshot.offset, totalBytes: size, lines: snapshot.line, tweets: snapshot.tweets,
+                    bytesRead: reader.position, totalBytes: size, lines: snapshot.line, tweets: snapshot.tweets,
                     errors: snapshot.errors))
         }
 
         do {
-            while let line = try reader.next() {
-                state.line += 1
-                switch line {
-                case .tooLong(let length):
+            while let record = try reader.next() {
+                // Replaying up to where the earlier run committed: its counts stand for those records.
+                if replayUntil > 0, reader.offset <= replayUntil { continue }
+                state.line = framing == .lines ? reader.line : reader.records
+                switch record {
+                case .tooLong(let length, let line):
+                    let what = framing == .lines ? "line" : "value"
                     problem(
-                        state.line,
-                        "line is \(length) bytes long, more than the \(LineReader.maximumLineLength) allowed", "")
-                case .text(let data):
+                        line,
+                        "\(what) is \(length) bytes long, more than the \(RecordReader.maximumRecordLength) allowed",
+                        "")
+                case .text(let data, let line):
                     if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { break }
-                    lines.append((state.line, data))
+                    lines.append((line, data))
                     lineBytes += data.count
                 }
                 if lineBytes >= Self.importBatchBytes || lines.count >= Self.importBatchTweets {
@@ -185,14 +252,21 @@ extension TweetStore {
                 if Task.isCancelled { throw CancellationError() }
             }
             try await flush(finished: true)
-            for write in writes { try await write.value }
+            for write in writes { newTweets += try await write.value }
         } catch {
             // Whatever went wrong, let the queued batches finish so the progress record matches the tables.
             for write in writes { _ = try? await write.value }
             throw error
         }
-        return ImportReport(
+        var report = ImportReport(
             lines: state.line, tweets: state.tweets, errorCount: state.errors, problems: problems,
             skippedLines: skipped, resumedAfterLine: resumedAfterLine)
+        report.framing = framing
+        report.compression = compression
+        report.tweetsThisRun = state.tweets - earlierTweets
+        report.newTweets = newTweets
+        report.notTweets = notTweets
+        report.streamProblem = reader.problem
+        return report
     }
 }

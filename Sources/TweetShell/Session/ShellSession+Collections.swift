@@ -1,0 +1,85 @@
+import Foundation
+import TweetKit
+import TweetStore
+
+extension ShellSession {
+    /// `collections`: each collection with its tweets and the dates they span.
+    func listCollections() async -> CommandStatus {
+        do {
+            let list = try await store.collections()
+            guard !list.isEmpty else {
+                output.note("no collections yet: 'import <file>' makes one")
+                return .ok
+            }
+            let width = list.map(\.name.count).max() ?? 0
+            let counts = list.map { String($0.tweets) }
+            let countWidth = counts.map(\.count).max() ?? 0
+            let scope = sources.collection
+            output.lines(
+                zip(list, counts).map { info, count in
+                    var line =
+                        info.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                        + String(repeating: " ", count: countWidth - count.count) + count + " tweet"
+                        + (info.tweets == 1 ? " " : "s")
+                    if let earliest = info.earliest, let latest = info.latest {
+                        line += "  " + Self.day(earliest) + " – " + Self.day(latest)
+                    }
+                    if info.hidden {
+                        line += "  (left out of searches: search --in \(info.name), or drop \(info.name))"
+                    }
+                    if scope?.lowercased() == info.name.lowercased() { line += "  (searches stay inside it)" }
+                    return line
+                })
+            return .ok
+        } catch {
+            output.error("cannot list collections: \(ErrorText.describe(error))")
+            return .failed
+        }
+    }
+
+    private static func day(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: date)
+    }
+
+    /// `collection [NAME|all]`: shows or sets the collection local searches stay inside.
+    func setCollection(_ name: String?) async -> CommandStatus {
+        guard let name else {
+            output.line("collection: " + (sources.collection ?? "all"))
+            return .ok
+        }
+        if name.lowercased() == "all" {
+            sources.collection = nil
+            output.note("local searches now cover every collection")
+        } else {
+            let names = ((try? await store.collections()) ?? []).map { $0.name.lowercased() }
+            guard names.contains(name.lowercased()) else {
+                output.error("no collection named '\(name)'; 'collections' lists them")
+                return .failed
+            }
+            sources.collection = name
+            output.note("local searches now stay inside the collection '\(name)' ('collection all' to leave it)")
+        }
+        return .ok
+    }
+
+    /// `drop NAME`: deletes a collection and the tweets only it holds.
+    func dropCollection(_ name: String) async -> CommandStatus {
+        do {
+            let report = try await store.drop(collection: name)
+            var line =
+                "dropped the collection '\(name)': \(report.deleted) tweet\(report.deleted == 1 ? "" : "s") deleted"
+            if report.kept > 0 { line += ", \(report.kept) kept because other collections hold them too" }
+            output.line(line)
+            if sources.collection?.lowercased() == name.lowercased() {
+                sources.collection = nil
+                output.note("local searches now cover every collection")
+            }
+            return .ok
+        } catch {
+            output.error(ErrorText.describe(error))
+            return .failed
+        }
+    }
+}

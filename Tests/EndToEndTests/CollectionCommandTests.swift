@@ -1,0 +1,45 @@
+import Foundation
+import TerminalTesting
+import XCTest
+
+/// Collections in the shell: the first import puts the demo corpus out of searches and exports, `--in` and
+/// `collection` scope searches, `drop` deletes one collection.
+final class CollectionCommandTests: XCTestCase {
+    func testAFirstImportKeepsTheDemoCorpusOutOfSearchesAndExports() throws {
+        let tweetsh = Tweetsh()
+        let store = tweetsh.home.file("store.sqlite")
+        // The demo corpus has many tweets with "coffee"; so does this file, whose ids are far from the demo's.
+        let mine = tweetsh.home.file("mine.jsonl")
+        try ImportCommandTests.page(first: 500, count: 6, word: "coffee").write(
+            toFile: mine, atomically: true, encoding: .utf8)
+        let out = tweetsh.home.file("out.jsonl")
+        let run = try tweetsh.run([
+            "--store", store, "-c", "import \(mine); search coffee --limit 100; export \(out); collections",
+        ])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertTrue(run.standardError.contains("the demo corpus is now left out of searches and exports"))
+        let exported = try String(contentsOfFile: out, encoding: .utf8)
+        let page =
+            try JSONSerialization.jsonObject(with: Data(exported.split(separator: "\n")[0].utf8)) as? [String: Any]
+        let ids = ((page?["data"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+        XCTAssertEqual(ids.sorted(), (500..<506).map(String.init), "the export holds only the imported tweets")
+        XCTAssertTrue(run.standardOutput.contains("mine  "), run.standardOutput)
+        XCTAssertTrue(run.standardOutput.contains("(left out of searches: search --in demo, or drop demo)"))
+
+        let demo = try tweetsh.run(["--store", store, "-c", "search --in demo coffee"])
+        XCTAssertTrue(demo.standardError.contains("matches"), demo.standardError)
+        XCTAssertFalse(demo.standardOutput.contains("@writer"))
+
+        let dropped = try tweetsh.run(["--store", store, "-c", "drop demo; collections; search coffee"])
+        XCTAssertEqual(dropped.status, 0, dropped.standardError)
+        XCTAssertTrue(dropped.standardOutput.contains("dropped the collection 'demo': 3000 tweets deleted"))
+        XCTAssertFalse(dropped.standardOutput.contains("demo "), dropped.standardOutput)
+        XCTAssertEqual(dropped.standardOutput.split(separator: "\n").filter { $0.contains("@writer") }.count, 6)
+        XCTAssertEqual(try tweetsh.run(["--store", store, "-c", "drop demo"]).status, 1, "it is gone")
+
+        let scoped = try tweetsh.run(["--store", store, "-c", "collection mine; search coffee; collection nothing"])
+        XCTAssertEqual(scoped.status, 1, "an unknown collection is refused")
+        XCTAssertTrue(scoped.standardError.contains("error: no collection named 'nothing'"), scoped.standardError)
+        XCTAssertEqual(scoped.standardOutput.split(separator: "\n").filter { $0.contains("@writer") }.count, 6)
+    }
+}
