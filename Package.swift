@@ -43,7 +43,7 @@ let package = Package(
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"])]),
         .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"])]),
         .target(name: "TweetKit"),
-        .target(name: "TweetStore", dependencies: ["TweetKit", "CSQLite"]),
+        .target(name: "TweetStore", dependencies: ["TweetKit", "CSQLite", "CZstd"]),
         .target(name: "XAPI", dependencies: ["TweetKit"]),
         // A loopback HTTP server speaking the X API v2 contract, shared by the XAPI and end-to-end tests.
         .target(name: "XAPIStub", dependencies: ["TweetKit"]),

@@ -8,7 +8,9 @@ enum Schema {
     }
 
     /// Migrations in order; index 0 takes an empty file to version 1.
-    static let migrations: [Migration] = [Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex)]
+    static let migrations: [Migration] = [
+        Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex), Migration(sql: originalsStep),
+    ]
 
     /// The first schema: `from:`, `to:` and `conversation_id:` used B-tree indexes on `tweets`.
     private static let version1 = """

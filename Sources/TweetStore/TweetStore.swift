@@ -12,6 +12,8 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     /// Where the data lives.
     public let location: StoreLocation
     let database: Database
+    /// Compresses and expands the originals; batches are prepared with it off the store's queue.
+    let codec: OriginalsCodec
     /// The first page of a search counts matches up to this many; above it `Page.resultCount` stays nil.
     let countLimit: Int
 
@@ -44,6 +46,12 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
             "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 268435456; PRAGMA wal_autocheckpoint = 8192"
         )
         try Schema.migrate(connection, willRebuild: willUpgrade)
+        let dictionaries = try connection.rows("SELECT id, body FROM zstd_dictionaries ORDER BY created, id") {
+            (UInt32(truncatingIfNeeded: $0.int64(0)), $0.blob(1))
+        }
+        connection.codec.install(dictionaries.map(\.1))
+        connection.storedDictionaries = Set(dictionaries.map(\.0))
+        codec = connection.codec
         database = Database(connection: connection, label: "tweetsh.store")
     }
 
@@ -135,7 +143,7 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     /// Adds pages in one transaction: tweets become searchable, included tweets, users and media are kept for display.
     /// Tweets already stored are replaced, so adding the same page twice changes nothing.
     public func insert(_ pages: [Page]) async throws {
-        let batch = PreparedBatch(pages)
+        let batch = PreparedBatch(pages, codec: codec)
         try await database.run { connection in
             try connection.transaction {
                 let writer = try Writer(connection: connection)

@@ -11,6 +11,19 @@ public enum APIResponseDecoder {
     /// Throws a `DecodingProblem` for bodies that are not JSON, are not an object, or are an API problem document
     /// (`{"title":…,"detail":…}`) rather than data.
     public static func decodePage(from data: Data) throws -> Page {
+        try decodePage(from: data, keepOriginals: false)
+    }
+
+    /// Decodes a body and, with `keepOriginals`, keeps each object's JSON as sent in `Page.originals`.
+    public static func decodePage(from data: Data, keepOriginals: Bool) throws -> Page {
+        var page = try decodeModels(from: data)
+        if keepOriginals {
+            page.originals = data.withUnsafeBytes { OriginalsExtractor.extract($0.bindMemory(to: UInt8.self)) }
+        }
+        return page
+    }
+
+    private static func decodeModels(from data: Data) throws -> Page {
         let fast = data.withUnsafeBytes { raw in FastPageDecoder.decode(raw.bindMemory(to: UInt8.self)) }
         if let fast { return fast.page }
         let root: JSONValue

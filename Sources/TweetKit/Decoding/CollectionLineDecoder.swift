@@ -16,6 +16,20 @@ public enum CollectionLineDecoder {
     ///
     /// Throws a `DecodingProblem` saying what is wrong with a malformed line; the caller adds the line number.
     public static func decode(line: Data) throws -> Page? {
+        try decode(line: line, keepOriginals: false)
+    }
+
+    /// Decodes one line and, with `keepOriginals`, keeps the JSON of each object it holds in `Page.originals`
+    /// (what imports store, so exports can write back what came in).
+    public static func decode(line: Data, keepOriginals: Bool) throws -> Page? {
+        guard var page = try decodeModels(line: line) else { return nil }
+        if keepOriginals {
+            page.originals = line.withUnsafeBytes { OriginalsExtractor.extract($0.bindMemory(to: UInt8.self)) }
+        }
+        return page
+    }
+
+    private static func decodeModels(line: Data) throws -> Page? {
         enum Outcome {
             case blank
             case fast(Page?)

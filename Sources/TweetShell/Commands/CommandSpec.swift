@@ -71,9 +71,11 @@ public struct CommandSpec: Sendable {
             summary: "Import twarc2 JSONL, API pages, v1.1 search JSON or an X account archive into the local store.",
             flags: [], examples: ["import ~/data/tweets.jsonl", "import ~/Downloads/twitter-2024-archive"]),
         CommandSpec(
-            name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv]",
-            summary: "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv columns.",
-            flags: ["--format"], examples: ["export results.jsonl", "export results.csv --format csv"]),
+            name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv] [--all]",
+            summary:
+                "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv columns; --all writes every match of a local search.",
+            flags: ["--format", "--all"],
+            examples: ["export results.jsonl", "export results.csv --format csv", "export everything.jsonl --all"]),
         CommandSpec(
             name: "format", aliases: [], synopsis: "format [compact|detail|json|csv]",
             summary: "Show or set how results are printed.", flags: ["compact", "detail", "json", "csv"],

@@ -24,8 +24,8 @@ public enum ShellCommand: Equatable, Sendable {
     case source(SourceKind?)
     /// `import <path>`.
     case importFile(String)
-    /// `export <file> [--format …]`.
-    case export(path: String, format: ExportFormat)
+    /// `export <file> [--format …] [--all]`; `all` writes every match of the current search, not only the pages shown.
+    case export(path: String, format: ExportFormat, all: Bool = false)
     /// `format` (show) or `format <kind>` (set).
     case format(OutputFormat?)
     /// `limits`.
@@ -205,8 +205,13 @@ extension ShellCommand {
         case "export":
             let path = try parser.required("a file to write")
             var format = ExportFormat.twarc2JSONL
+            var all = false
             if path.text.lowercased().hasSuffix(".csv") { format = .csv }
             while let flag = parser.next() {
+                if flag.text == "--all" {
+                    all = true
+                    continue
+                }
                 guard flag.text == "--format" else {
                     throw CommandError("unknown option '\(flag.text)' for export", column: flag.offset + 1)
                 }
@@ -217,7 +222,7 @@ extension ShellCommand {
                 }
                 format = f
             }
-            return .export(path: path.text, format: format)
+            return .export(path: path.text, format: format, all: all)
         case "format":
             let kind = try parser.optionalKeyword(OutputFormat.allCases.map(\.rawValue))
             try parser.end()

@@ -60,8 +60,9 @@ extension ShellSession {
         }
     }
 
-    /// `export <file> [--format jsonl|flat|csv]`: writes the current results.
-    func export(to rawPath: String, format: ExportFormat) -> CommandStatus {
+    /// `export <file> [--format jsonl|flat|csv] [--all]`: writes the current results (with `--all`, every match).
+    func export(to rawPath: String, format: ExportFormat, all: Bool = false) async -> CommandStatus {
+        if all { return await exportAll(to: rawPath, format: format) }
         let list = viewModel.results
         guard !list.items.isEmpty else {
             output.error("nothing to export: search first")
@@ -81,7 +82,7 @@ extension ShellSession {
                 url: "tweetsh:\(list.sourceName):\(list.search?.query ?? "")",
                 retrievedAt: Date()))
         do {
-            for page in list.pages { try writer.write(page) }
+            for page in list.pages { try writer.write(try await withOriginals(page, from: list)) }
             try writer.finish()
         } catch {
             output.error("writing \(path) failed: \(ErrorText.describe(error))")

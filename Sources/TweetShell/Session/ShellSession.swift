@@ -145,7 +145,7 @@ public final class ShellSession: @unchecked Sendable {
             return await again(number, new: new, refresh: refresh, reader: reader)
         case .source(let kind): return setSource(kind)
         case .importFile(let path): return await importCollection(path)
-        case .export(let path, let format): return export(to: path, format: format)
+        case .export(let path, let format, let all): return await export(to: path, format: format, all: all)
         case .format(let kind):
             if let kind { display.format = kind }
             output.note("format: \(display.format.rawValue)")

@@ -7,7 +7,9 @@ extension TweetStore {
     public func importJSONL(at url: URL, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws
         -> ImportReport
     {
-        try await importJSONL(at: url, decodeLine: { try CollectionLineDecoder.decode(line: $0) }, progress: progress)
+        try await importJSONL(
+            at: url, decodeLine: { try CollectionLineDecoder.decode(line: $0, keepOriginals: true) }, progress: progress
+        )
     }
 
     /// Imports an X account archive (its folder, `data` folder or a tweets file), in batches.

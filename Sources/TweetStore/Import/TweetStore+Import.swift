@@ -53,13 +53,15 @@ extension TweetStore {
 
     /// Decodes lines and prepares their pages for the writer; runs in a child task, in parallel with the other half.
     static func decode(
-        _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?
+        _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?,
+        codec: OriginalsCodec
     ) async -> DecodedLines {
         var result = DecodedLines()
+        var pages: [Page] = []
         for line in lines {
             do {
                 if let page = try decodeLine(line.data) {
-                    result.batch.append(page)
+                    pages.append(page)
                     result.tweets += page.tweets.count
                 } else {
                     result.skipped += 1
@@ -69,6 +71,7 @@ extension TweetStore {
                     (line.number, String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self)))
             }
         }
+        result.batch = PreparedBatch(pages, codec: codec)
         return result
     }
 
@@ -134,8 +137,9 @@ extension TweetStore {
             lines.removeAll(keepingCapacity: true)
             lineBytes = 0
             let middle = chunk.count / 2
-            async let first = Self.decode(chunk[..<middle], decodeLine)
-            async let second = Self.decode(chunk[middle...], decodeLine)
+            let codec = self.codec
+            async let first = Self.decode(chunk[..<middle], decodeLine, codec: codec)
+            async let second = Self.decode(chunk[middle...], decodeLine, codec: codec)
             var decoded = await first
             let rest = await second
             decoded.batch.append(rest.batch)

@@ -1,0 +1,54 @@
+import Foundation
+import TweetKit
+
+extension TweetStore {
+    /// The page with the originals of its objects filled in from the store, for an export that writes them as they
+    /// came. Objects the store has no original for keep only their models.
+    public func withOriginals(_ page: Page) async throws -> Page {
+        try await database.run { connection in
+            var reader = OriginalsReader(connection: connection)
+            var filled = page
+            filled.originals.merge(try reader.originals(for: page))
+            return filled
+        }
+    }
+
+    /// Writes every match of `query` to `writer`, newest first (or in relevance order), a page at a time: each page is
+    /// read with its originals in one hop onto the store's queue, written out and dropped, so memory stays constant
+    /// whatever the number of matches.
+    ///
+    /// - Parameters:
+    ///   - request: the search's options; `pageSize` sets how many tweets each round trip reads.
+    ///   - progress: hears the number of tweets written after each page.
+    /// - Returns: the number of tweets written.
+    public func exportAll(
+        _ query: SearchQuery, request: SearchRequest, to writer: ExportFileWriter,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> Int {
+        var widened = request
+        widened.prefixLastWord = false
+        let request = widened
+        var cursor: String?
+        var written = 0
+        let countLimit = self.countLimit
+        repeat {
+            try Task.checkCancellation()
+            let pageCursor = cursor
+            let page = try await database.run { connection in
+                var page = try SearchExecutor(connection: connection, countLimit: countLimit).search(
+                    query, request: request, cursor: pageCursor)
+                var reader = OriginalsReader(connection: connection)
+                page.originals = try reader.originals(for: page)
+                return page
+            }
+            var exported = page
+            // Pages of one export follow each other: the store's cursor is nobody's business in the file.
+            exported.nextToken = nil
+            try writer.write(exported)
+            written += page.tweets.count
+            progress?(written)
+            cursor = page.nextToken
+        } while cursor != nil
+        return written
+    }
+}
