@@ -51,4 +51,17 @@ extension TweetStore {
         } while cursor != nil
         return written
     }
+
+    /// How many originals the store keeps and their compressed size, for `info` and benchmarks.
+    public func originalsSize() async throws -> (objects: Int, bytes: Int) {
+        try await database.run { connection in
+            let tweets = try connection.rows(
+                "SELECT count(original), coalesce(sum(length(original)), 0) FROM tweets"
+            ) { ($0.int(0), $0.int(1)) }
+            let others = try connection.rows("SELECT count(*), coalesce(sum(length(body)), 0) FROM originals") {
+                ($0.int(0), $0.int(1))
+            }
+            return (tweets[0].0 + others[0].0, tweets[0].1 + others[0].1)
+        }
+    }
 }

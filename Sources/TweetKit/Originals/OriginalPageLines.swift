@@ -47,11 +47,10 @@ enum OriginalPageLines {
             if let replied = tweet.inReplyToUserID { userIDs.insert(replied) }
             for mention in tweet.entities.mentions { if let id = mention.id { userIDs.insert(id) } }
             mediaKeys.formUnion(tweet.mediaKeys)
-            if let original = page.originals.tweets[tweet.id]?.value {
-                if let place = original["geo"]?["place_id"]?.string { placeIDs.insert(place) }
-                for poll in original["attachments"]?["poll_ids"]?.array ?? [] {
-                    if let id = poll.string { pollIDs.insert(id) }
-                }
+            if let original = page.originals.tweets[tweet.id] {
+                let (place, polls) = original.placeAndPolls
+                if let place { placeIDs.insert(place) }
+                pollIDs.formUnion(polls)
             }
         }
         var sub = Page(

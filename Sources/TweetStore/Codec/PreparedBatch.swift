@@ -76,7 +76,8 @@ struct PreparedTweet: Sendable {
 struct PreparedBatch: Sendable {
     /// Users with a fingerprint of their fields and original, so the writer can skip ones it has written unchanged,
     /// and their compressed original.
-    var users: [(user: User, fingerprint: Int, original: [UInt8]?)] = []
+    private(set) var users: [(user: User, fingerprint: Int, original: [UInt8]?)] = []
+    private var userPositions: [UserID: Int] = [:]
     var media: [(media: Media, original: [UInt8]?)] = []
     /// Places and polls, which exist only as originals: `(kind, id, compressed JSON)`.
     var others: [(kind: Schema.OriginalKind, key: String, original: [UInt8])] = []
@@ -108,12 +109,22 @@ struct PreparedBatch: Sendable {
             return codec.compress(original.bytes)
         }
         if let codec, !originals.isEmpty, let current = codec.currentDictionary { dictionary = current }
-        users += page.users.map { user in
+        // Authors come again on almost every page: keep one copy per user (the last, as writing them in turn would
+        // leave), and compress an original only when the user is new to the batch or changed.
+        for user in page.users {
             let original = originals.users[user.id]
             var hasher = Hasher()
             hasher.combine(user)
             hasher.combine(original)
-            return (user, hasher.finalize(), compressed(original))
+            let fingerprint = hasher.finalize()
+            if let position = userPositions[user.id] {
+                if users[position].fingerprint != fingerprint {
+                    users[position] = (user, fingerprint, compressed(original))
+                }
+            } else {
+                userPositions[user.id] = users.count
+                users.append((user, fingerprint, compressed(original)))
+            }
         }
         media += page.media.map { ($0, compressed(originals.media[$0.mediaKey])) }
         if codec != nil {
@@ -132,7 +143,14 @@ struct PreparedBatch: Sendable {
 
     /// Appends another batch after this one; call `order()` afterwards.
     mutating func append(_ other: PreparedBatch) {
-        users += other.users
+        for entry in other.users {
+            if let position = userPositions[entry.user.id] {
+                users[position] = entry
+            } else {
+                userPositions[entry.user.id] = users.count
+                users.append(entry)
+            }
+        }
         media += other.media
         others += other.others
         dictionary = dictionary ?? other.dictionary
