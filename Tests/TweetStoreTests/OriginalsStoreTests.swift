@@ -105,6 +105,28 @@ struct OriginalsStoreTests {
         #expect(filled.originals.places.count == 1 && filled.originals.polls.count == 1)
     }
 
+    /// The fast page decoder keeps the same originals as the tree path, whitespace aside.
+    @Test func fastAndTreePathsKeepTheSameOriginals() throws {
+        for line in LosslessFixture.lines {
+            let data = Data(line.utf8)
+            let fast = try #require(try CollectionLineDecoder.decode(line: data, keepOriginals: true)).originals
+            let tree = OriginalsExtractor.extract(value: try JSONParser.parse(data))
+            func values(_ originals: Originals) -> [String: JSONValue?] {
+                var all: [String: JSONValue?] = [:]
+                for (id, value) in originals.tweets { all["tweet:\(id)"] = value.value }
+                for (id, value) in originals.users { all["user:\(id)"] = value.value }
+                for (id, value) in originals.media { all["media:\(id)"] = value.value }
+                for (id, value) in originals.places { all["place:\(id)"] = value.value }
+                for (id, value) in originals.polls { all["poll:\(id)"] = value.value }
+                all["twarc"] = originals.twarc?.value
+                all["meta"] = originals.meta?.value
+                return all
+            }
+            #expect(values(fast) == values(tree))
+            #expect(values(fast).count > 5)
+        }
+    }
+
     @Test func differencesNameLostInventedAndChangedKeys() throws {
         let a = try JSONParser.parse(Data(#"{"a":1,"b":{"c":[1,2]},"d":"x"}"#.utf8))
         let b = try JSONParser.parse(Data(#"{"b":{"c":[1,3]},"d":"x","e":false}"#.utf8))

@@ -16,15 +16,9 @@ public enum APIResponseDecoder {
 
     /// Decodes a body and, with `keepOriginals`, keeps each object's JSON as sent in `Page.originals`.
     public static func decodePage(from data: Data, keepOriginals: Bool) throws -> Page {
-        var page = try decodeModels(from: data)
-        if keepOriginals {
-            page.originals = data.withUnsafeBytes { OriginalsExtractor.extract($0.bindMemory(to: UInt8.self)) }
+        let fast = data.withUnsafeBytes { raw in
+            FastPageDecoder.decode(raw.bindMemory(to: UInt8.self), keepOriginals: keepOriginals)
         }
-        return page
-    }
-
-    private static func decodeModels(from data: Data) throws -> Page {
-        let fast = data.withUnsafeBytes { raw in FastPageDecoder.decode(raw.bindMemory(to: UInt8.self)) }
         if let fast { return fast.page }
         let root: JSONValue
         do {
@@ -32,7 +26,9 @@ public enum APIResponseDecoder {
         } catch {
             throw DecodingProblem(error, context: "response is not valid JSON")
         }
-        return try decodePage(from: root)
+        var page = try decodePage(from: root)
+        if keepOriginals { page.originals = OriginalsExtractor.extract(value: root) }
+        return page
     }
 
     /// Decodes an already parsed API v2 tweet response.

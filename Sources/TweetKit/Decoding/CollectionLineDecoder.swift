@@ -22,17 +22,20 @@ public enum CollectionLineDecoder {
     /// Decodes one line and, with `keepOriginals`, keeps the JSON of each object it holds in `Page.originals`
     /// (what imports store, so exports can write back what came in).
     public static func decode(line: Data, keepOriginals: Bool) throws -> Page? {
-        guard var page = try decodeModels(line: line) else { return nil }
-        if keepOriginals {
+        let (decoded, hasOriginals) = try decodeModels(line: line, keepOriginals: keepOriginals)
+        guard var page = decoded else { return nil }
+        if keepOriginals && !hasOriginals {
             page.originals = line.withUnsafeBytes { OriginalsExtractor.extract($0.bindMemory(to: UInt8.self)) }
         }
         return page
     }
 
-    private static func decodeModels(line: Data) throws -> Page? {
+    /// The page, and whether its originals were kept on the way (the fast path for pages does).
+    private static func decodeModels(line: Data, keepOriginals: Bool) throws -> (Page?, Bool) {
         enum Outcome {
             case blank
             case fast(Page?)
+            case fastPage(Page?)
             case tree(Result<JSONValue, JSONParseError>)
         }
         let outcome: Outcome = line.withUnsafeBytes { raw in
@@ -45,14 +48,17 @@ public enum CollectionLineDecoder {
             }
             if start == bytes.count { return .blank }
             // Most lines of a big collection are twarc2 pages: try the direct path before building a tree.
-            if let fast = FastPageDecoder.decode(bytes) { return .fast(fast.hasData ? fast.page : nil) }
+            if let fast = FastPageDecoder.decode(bytes, keepOriginals: keepOriginals) {
+                return .fastPage(fast.hasData ? fast.page : nil)
+            }
             if let flattened = FastPageDecoder.decodeFlattened(bytes) { return .fast(flattened) }
             return .tree(Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(bytes) })
         }
         let parsed: Result<JSONValue, JSONParseError>
         switch outcome {
-        case .blank: return nil
-        case .fast(let page): return page
+        case .blank: return (nil, false)
+        case .fastPage(let page): return (page, keepOriginals)
+        case .fast(let page): return (page, false)
         case .tree(let result): parsed = result
         }
         let root: JSONValue
@@ -60,7 +66,9 @@ public enum CollectionLineDecoder {
         case .success(let value): root = value
         case .failure(let error): throw DecodingProblem(error, context: "not valid JSON")
         }
-        return try decode(value: root)
+        guard var page = try decode(value: root) else { return (nil, false) }
+        if keepOriginals { page.originals = OriginalsExtractor.extract(value: root) }
+        return (page, keepOriginals)
     }
 
     /// Decodes one already parsed line; see `decode(line:)`.

@@ -112,7 +112,7 @@ public enum OriginalsExtractor {
     }
 
     /// The object at the scanner as compact text, and its string member `key` (an id or media key).
-    private static func keyedSlice(_ scanner: inout JSONParser.Scanner, key wanted: StaticString) throws -> (
+    static func keyedSlice(_ scanner: inout JSONParser.Scanner, key wanted: StaticString) throws -> (
         OriginalJSON, String?
     ) {
         let start = scanner.index
