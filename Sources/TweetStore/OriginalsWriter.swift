@@ -24,9 +24,15 @@ enum OriginalsWriter {
     /// The ids of `__twarc` blocks, each stored once; a batch of twarc2 lines holds a few dozen distinct ones.
     struct TwarcBlocks {
         private var ids: [String: Int64] = [:]
+        private var last: (block: String, id: Int64)?
 
         mutating func id(of block: String, _ connection: Connection) throws -> Int64 {
-            if let id = ids[block] { return id }
+            // Tweets of one page come together and share one string, so the equality check is mostly a pointer check.
+            if let last, last.block == block { return last.id }
+            if let id = ids[block] {
+                last = (block, id)
+                return id
+            }
             try connection.withStatement("INSERT OR IGNORE INTO twarc_blocks(body) VALUES (?)", [.text(block)]) {
                 try $0.run()
             }
@@ -35,6 +41,7 @@ enum OriginalsWriter {
                     try row.step() ? row.int64(0) : nil
                 } ?? 0
             ids[block] = id
+            last = (block, id)
             return id
         }
     }

@@ -48,27 +48,31 @@ extension OriginalJSON {
 
     /// JSON text with the whitespace between tokens removed (pretty-printed documents keep their objects compact).
     init(minifying slice: UnsafeBufferPointer<UInt8>) {
-        var output: [UInt8] = []
-        output.reserveCapacity(slice.count)
-        var inString = false
-        var escaped = false
-        for byte in slice {
-            if inString {
-                output.append(byte)
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
+        // Writes through a pointer into uninitialized storage: imports make one of these per object, and appending
+        // byte by byte cost more than the copy itself.
+        let bytes = [UInt8](unsafeUninitializedCapacity: slice.count) { target, count in
+            var written = 0
+            var inString = false
+            var escaped = false
+            for byte in slice {
+                if inString {
+                    target[written] = byte
+                    written += 1
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                } else if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 {
+                    if byte == UInt8(ascii: "\"") { inString = true }
+                    target[written] = byte
+                    written += 1
                 }
-            } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-                continue
-            } else {
-                if byte == UInt8(ascii: "\"") { inString = true }
-                output.append(byte)
             }
+            count = written
         }
-        self.init(bytes: output)
+        self.init(bytes: bytes)
     }
 }

@@ -120,9 +120,9 @@ final class OriginalsCodec: Sendable {
             (state.compressors.popLast() ?? Context(compresses: true), state.current)
         }
         defer { state.withLock { $0.compressors.append(context) } }
-        var output = [UInt8](repeating: 0, count: ZSTD_compressBound(bytes.count))
-        let written = output.withUnsafeMutableBytes { target in
-            bytes.withUnsafeBytes { source in
+        var failed = false
+        let output = [UInt8](unsafeUninitializedCapacity: ZSTD_compressBound(bytes.count)) { target, count in
+            let written = bytes.withUnsafeBytes { source in
                 if let dictionary {
                     ZSTD_compress_usingCDict(
                         context.pointer, target.baseAddress, target.count, source.baseAddress, source.count,
@@ -132,11 +132,11 @@ final class OriginalsCodec: Sendable {
                         context.pointer, target.baseAddress, target.count, source.baseAddress, source.count, Self.level)
                 }
             }
+            failed = ZSTD_isError(written) != 0
+            count = failed ? 0 : written
         }
         // Compression into a buffer of the bound's size cannot fail; keep the bytes as they are if it ever does.
-        guard ZSTD_isError(written) == 0 else { return bytes }
-        output.removeSubrange(written...)
-        return output
+        return failed ? bytes : output
     }
 
     /// The object a blob holds. `loadDictionary` fetches a dictionary this codec has not seen (another process

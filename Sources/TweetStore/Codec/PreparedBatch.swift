@@ -131,7 +131,11 @@ struct PreparedBatch: Sendable {
             for (key, place) in originals.places { others.append((.place, key, compressed(place)!)) }
             for (key, poll) in originals.polls { others.append((.poll, key, compressed(poll)!)) }
         }
-        func twarc(_ id: TweetID) -> String? { originals.twarc(for: id).map(\.text) }
+        // One string per page, shared by its tweets (the writer then knows them apart by identity, cheaply).
+        let pageTwarc = originals.twarc?.text
+        func twarc(_ id: TweetID) -> String? {
+            originals.tweetTwarc.isEmpty ? pageTwarc : originals.tweetTwarc[id]?.text ?? pageTwarc
+        }
         tweets += page.includedTweets.map {
             PreparedTweet($0, primary: false, original: compressed(originals.tweets[$0.id]), twarc: twarc($0.id))
         }
