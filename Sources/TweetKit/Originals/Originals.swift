@@ -84,6 +84,8 @@ extension OriginalJSON {
     /// a tree; exports look them up to write `includes.places` and `includes.polls`.
     public var placeAndPolls: (place: String?, polls: [String]) {
         bytes.withUnsafeBufferPointer { buffer in
+            // Most tweets have neither: a plain search for the two names skips the walk through the object.
+            guard Self.mentionsPlaceOrPoll(buffer) else { return (nil, []) }
             var scanner = JSONParser.Scanner(bytes: buffer)
             var place: String?
             var polls: [String] = []
@@ -108,5 +110,25 @@ extension OriginalJSON {
             }
             return (place, polls)
         }
+    }
+
+    /// Whether `"place_id"` or `"poll_ids"` occurs in the bytes.
+    private static let placeName = Array("place_id\"".utf8)
+    private static let pollName = Array("poll_ids\"".utf8)
+
+    private static func mentionsPlaceOrPoll(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        let place = placeName
+        let poll = pollName
+        var index = 0
+        let end = buffer.count - 10
+        while index < end {
+            if buffer[index] == UInt8(ascii: "\""), buffer[index + 1] == UInt8(ascii: "p") {
+                let next = buffer[index + 2]
+                let name = next == UInt8(ascii: "l") ? place : next == UInt8(ascii: "o") ? poll : nil
+                if let name, (0..<9).allSatisfy({ buffer[index + 1 + $0] == name[$0] }) { return true }
+            }
+            index += 1
+        }
+        return false
     }
 }
