@@ -15,7 +15,8 @@ extension TweetStore {
 
     /// Writes every match of `query` to `writer`, newest first (or in relevance order), a page at a time: each page is
     /// read with its originals in one hop onto the store's queue, written out and dropped, so memory stays constant
-    /// whatever the number of matches.
+    /// whatever the number of matches. The next page is read on the store's queue while this one is encoded and
+    /// written, so reading and writing overlap on two cores; at most two pages are held.
     ///
     /// - Parameters:
     ///   - request: the search's options; `pageSize` sets how many tweets each round trip reads.
@@ -28,28 +29,36 @@ extension TweetStore {
         var widened = request
         widened.prefixLastWord = false
         let request = widened
-        var cursor: String?
-        var written = 0
         let countLimit = self.countLimit
-        repeat {
-            try Task.checkCancellation()
-            let pageCursor = cursor
-            let page = try await database.run { connection in
+        let database = self.database
+        @Sendable func read(after cursor: String?) async throws -> Page {
+            try await database.run { connection in
                 var page = try SearchExecutor(connection: connection, countLimit: countLimit).search(
-                    query, request: request, cursor: pageCursor)
+                    query, request: request, cursor: cursor)
                 var reader = OriginalsReader(connection: connection)
                 page.originals = try reader.originals(for: page)
                 return page
             }
-            var exported = page
+        }
+        var written = 0
+        var page = try await read(after: nil)
+        while true {
+            try Task.checkCancellation()
+            let cursor = page.nextToken
             // Pages of one export follow each other: the store's cursor is nobody's business in the file.
-            exported.nextToken = nil
-            try writer.write(exported)
+            page.nextToken = nil
+            guard let cursor else {
+                try writer.write(page)
+                written += page.tweets.count
+                progress?(written)
+                return written
+            }
+            async let next = read(after: cursor)
+            try writer.write(page)
             written += page.tweets.count
             progress?(written)
-            cursor = page.nextToken
-        } while cursor != nil
-        return written
+            page = try await next
+        }
     }
 
     /// How many originals the store keeps and their compressed size, for `info` and benchmarks.
