@@ -82,7 +82,7 @@ extension ShellSession {
                 url: "tweetsh:\(list.sourceName):\(list.search?.query ?? "")",
                 retrievedAt: Date()))
         do {
-            for page in list.pages { try writer.write(try await withOriginals(page, from: list)) }
+            for page in list.pages { try writer.write(try await withOriginals(page)) }
             try writer.finish()
         } catch {
             output.error("writing \(path) failed: \(ErrorText.describe(error))")

@@ -3,10 +3,11 @@ import TweetKit
 import TweetStore
 
 extension ShellSession {
-    /// A results page ready to export: a local page gets its objects' originals from the store, so the export
-    /// writes them as they were imported; an API page already carries what the API sent.
-    func withOriginals(_ page: Page, from list: ResultList) async throws -> Page {
-        guard list.sourceName == store.name, page.originals.tweets.isEmpty else { return page }
+    /// A results page ready to export: a page fetched from the API this session carries what the API sent; any
+    /// other page (a local search, or an API page answered from the cache) gets its objects' originals from the store,
+    /// which keeps every page it imported or fetched.
+    func withOriginals(_ page: Page) async throws -> Page {
+        guard page.originals.tweets.isEmpty else { return page }
         return try await store.withOriginals(page)
     }
 
