@@ -6,9 +6,12 @@ struct OriginalsReader {
     let connection: Connection
     /// `__twarc` blocks read so far (an export reads the same few again and again).
     private var twarcBlocks: [Int64: OriginalJSON] = [:]
+    /// Users' originals kept from one page to the next by an export, which meets the same authors on every page.
+    let userCache: UserOriginalsCache?
 
-    init(connection: Connection) {
+    init(connection: Connection, userCache: UserOriginalsCache? = nil) {
         self.connection = connection
+        self.userCache = userCache
     }
 
     /// The originals of the page's tweets, users and media, and of the places and polls its tweets refer to. Each
@@ -33,7 +36,12 @@ struct OriginalsReader {
             polls.formUnion(tweetPolls)
         }
         for user in page.users {
-            if let original = try object(.user, String(user.id.rawValue)) { originals.users[user.id] = original }
+            if let cached = userCache?.users[user.id] {
+                originals.users[user.id] = cached
+            } else if let original = try object(.user, String(user.id.rawValue)) {
+                originals.users[user.id] = original
+                userCache?.remember(original, for: user.id)
+            }
         }
         for media in page.media {
             if let original = try object(.media, media.mediaKey) { originals.media[media.mediaKey] = original }
@@ -66,5 +74,28 @@ struct OriginalsReader {
                 row in try row.step() ? row.blob(0) : nil
             }
         }
+    }
+}
+
+/// Users' originals an export has read, so later pages do not read and expand them again. Used only on the store's
+/// queue (one export's pages are read one after another there), and bounded so a huge export stays in constant memory.
+final class UserOriginalsCache: @unchecked Sendable {
+    private(set) var users: [UserID: OriginalJSON] = [:]
+    /// The users' models, for the page's `includes`.
+    private(set) var models: [UserID: User] = [:]
+    private let limit: Int
+
+    init(limit: Int = 100_000) {
+        self.limit = limit
+    }
+
+    func remember(_ original: OriginalJSON, for id: UserID) {
+        if users.count >= limit { users.removeAll(keepingCapacity: true) }
+        users[id] = original
+    }
+
+    func remember(_ user: User) {
+        if models.count >= limit { models.removeAll(keepingCapacity: true) }
+        models[user.id] = user
     }
 }

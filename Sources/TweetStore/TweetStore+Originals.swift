@@ -31,11 +31,12 @@ extension TweetStore {
         let request = widened
         let countLimit = self.countLimit
         let database = self.database
+        let userCache = UserOriginalsCache()
         @Sendable func read(after cursor: String?) async throws -> Page {
             try await database.run { connection in
-                var page = try SearchExecutor(connection: connection, countLimit: countLimit).search(
-                    query, request: request, cursor: cursor)
-                var reader = OriginalsReader(connection: connection)
+                var page = try SearchExecutor(connection: connection, countLimit: countLimit, userCache: userCache)
+                    .search(query, request: request, cursor: cursor)
+                var reader = OriginalsReader(connection: connection, userCache: userCache)
                 page.originals = try reader.originals(for: page)
                 return page
             }
