@@ -4,6 +4,8 @@ import TweetKit
 /// Reads tweets, users and media back into models and completes pages with what their tweets refer to.
 struct Reader {
     let connection: Connection
+    /// Users read by earlier pages of the same export; nil everywhere else.
+    var userCache: UserOriginalsCache? = nil
 
     static let selectTweet = "SELECT \(TweetRecord.columns) FROM tweets t WHERE t.id = ?"
     static let selectUser =
@@ -72,7 +74,12 @@ struct Reader {
         for tweet in tweets + page.includedTweets {
             let related = [tweet.authorID, tweet.inReplyToUserID] + tweet.entities.mentions.map(\.id)
             for case let id? in related where seenUsers.insert(id).inserted {
-                if let user = try user(id) { page.users.append(user) }
+                if let cached = userCache?.models[id] {
+                    page.users.append(cached)
+                } else if let user = try user(id) {
+                    page.users.append(user)
+                    userCache?.remember(user)
+                }
             }
             for key in tweet.mediaKeys where seenMedia.insert(key).inserted {
                 if let media = try media(key) { page.media.append(media) }

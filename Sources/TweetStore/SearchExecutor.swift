@@ -36,13 +36,15 @@ struct SearchExecutor {
     let connection: Connection
     /// Counting stops here: beyond it a count costs more than it tells.
     let countLimit: Int
+    /// Users kept across the pages of one export (see `UserOriginalsCache`); nil for searches.
+    var userCache: UserOriginalsCache? = nil
 
     /// bm25 weights per FTS5 column (body, tags, cashtags, mentions, urls, refs): words in the text count most; who
     /// wrote a tweet says nothing about how well it matches.
     static let rank = "bm25(tweets_fts, 10.0, 6.0, 6.0, 4.0, 2.0, 0.0)"
 
     func search(_ query: SearchQuery, request: SearchRequest, cursor token: String?) throws -> Page {
-        let reader = Reader(connection: connection)
+        let reader = Reader(connection: connection, userCache: userCache)
         var compiled = try QueryCompiler(resolveUser: reader.userIDs(matching:))
             .compile(query, prefixLastWord: request.prefixLastWord)
         if let id = request.sinceID { compiled.add("(t.id > ?)", [.integer(Int64(bitPattern: id.rawValue))]) }

@@ -12,6 +12,8 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     /// Where the data lives.
     public let location: StoreLocation
     let database: Database
+    /// Compresses and expands the originals; batches are prepared with it off the store's queue.
+    let codec: OriginalsCodec
     /// The first page of a search counts matches up to this many; above it `Page.resultCount` stays nil.
     let countLimit: Int
 
@@ -38,9 +40,17 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
         self.countLimit = countLimit
         let opened = try StoreOpener(willUpgrade: willUpgrade).open(location)
         readOnlyReason = opened.readOnlyReason
-        let path = opened.connection.path
+        let connection = opened.connection
+        let path = connection.path
         self.path = path.isEmpty ? nil : path
-        database = Database(connection: opened.connection, label: "tweetsh.store")
+        // The dictionaries the originals were compressed with, oldest first, so every stored original can be read.
+        let dictionaries = try connection.rows("SELECT id, body FROM zstd_dictionaries ORDER BY created, id") {
+            (UInt32(truncatingIfNeeded: $0.int64(0)), $0.blob(1))
+        }
+        connection.codec.install(dictionaries.map(\.1))
+        connection.storedDictionaries = Set(dictionaries.map(\.0))
+        codec = connection.codec
+        database = Database(connection: connection, label: "tweetsh.store")
     }
 
     /// Closes the store: a statement still running stops, and when this is the last connection to the file its
@@ -141,7 +151,7 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     ///
     /// With `collection`, the pages' result tweets also join the collection of that name (made when missing).
     public func insert(_ pages: [Page], collection: String? = nil) async throws {
-        let batch = PreparedBatch(pages)
+        let batch = PreparedBatch(pages, codec: codec)
         try await database.run { connection in
             try connection.transaction {
                 let writer = try Writer(connection: connection)

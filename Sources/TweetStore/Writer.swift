@@ -13,7 +13,8 @@ struct Writer {
     init(connection: Connection) throws {
         self.connection = connection
         insertNew = try connection.prepare(Self.insertTweet + " ON CONFLICT(id) DO NOTHING")
-        selectExisting = try connection.prepare("SELECT \(TweetRecord.columns) FROM tweets t WHERE t.id = ?")
+        selectExisting = try connection.prepare(
+            "SELECT \(TweetRecord.columns), t.original, t.twarc FROM tweets t WHERE t.id = ?")
         replaceTweet = try connection.prepare(Self.replaceTweet)
     }
 
@@ -27,23 +28,32 @@ struct Writer {
     /// Returns how many of the batch's result tweets the store did not hold as results before (an import's "new").
     @discardableResult
     func write(_ batch: PreparedBatch) throws -> Int {
-        for (user, fingerprint) in batch.users { try write(user, fingerprint: fingerprint) }
-        for media in batch.media { try write(media) }
+        if let dictionary = batch.dictionary { try OriginalsWriter.store(dictionary, connection) }
+        for (user, fingerprint, original) in batch.users {
+            try write(user, fingerprint: fingerprint, original: original)
+        }
+        for (media, original) in batch.media {
+            try write(media)
+            if let original { try OriginalsWriter.store(.media, media.mediaKey, original, connection) }
+        }
+        for other in batch.others { try OriginalsWriter.store(other.kind, other.key, other.original, connection) }
         var index = IndexChanges()
+        var twarcBlocks = OriginalsWriter.TwarcBlocks()
         var added = 0
-        for tweet in batch.tweets where try stage(tweet, into: &index) { added += 1 }
+        for tweet in batch.tweets where try stage(tweet, twarcBlocks: &twarcBlocks, into: &index) { added += 1 }
         try index.apply(connection)
         return added
     }
 
     /// Writes one page; see `write(_:)` for a prepared batch.
     func write(_ page: Page) throws {
-        try write(PreparedBatch([page]))
+        try write(PreparedBatch([page], codec: connection.codec))
     }
 
     private static let columns =
         "tweets(id, author_id, created_at, conversation_id, reply_to_user, "
-        + "lang, flags, likes, reposts, replies, quotes, text, extra) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        + "lang, flags, likes, reposts, replies, quotes, text, extra, original, twarc) "
+        + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
     private static let insertTweet = "INSERT INTO " + columns
     private static let replaceTweet = "INSERT OR REPLACE INTO " + columns
 
@@ -52,9 +62,12 @@ struct Writer {
     ///
     /// The batch holds each id once, so what the index holds before the batch is what the stored row says. Returns
     /// true when the tweet became a result just now (it was not stored, or only as an included tweet).
-    private func stage(_ prepared: PreparedTweet, into index: inout IndexChanges) throws -> Bool {
+    private func stage(
+        _ prepared: PreparedTweet, twarcBlocks: inout OriginalsWriter.TwarcBlocks, into index: inout IndexChanges
+    ) throws -> Bool {
+        let twarcID = try prepared.twarc.map { try twarcBlocks.id(of: $0, connection) }
         // Most tweets are new: try the plain insert first and look at the stored row only when one is there.
-        try insertNew.run(prepared)
+        try insertNew.run(prepared, original: prepared.original, twarc: twarcID)
         if connection.changes == 1 {
             if let document = prepared.document { index.insert(prepared.rowid, document) }
             return prepared.primary
@@ -65,7 +78,14 @@ struct Writer {
         let wasPrimary = !TweetFlags(rawValue: selectExisting.int64(6)).contains(.includedOnly)
         if wasPrimary, !prepared.primary { return false }
         let old = wasPrimary ? TweetDocument(try TweetRecord.tweet(from: selectExisting)) : nil
-        try replaceTweet.run(prepared)
+        // A copy without an original (an archive entry, a v1.1 status) keeps the one stored before.
+        if prepared.original == nil, !selectExisting.isNull(13) {
+            try replaceTweet.run(
+                prepared, original: selectExisting.blob(13),
+                twarc: selectExisting.isNull(14) ? nil : selectExisting.int64(14))
+        } else {
+            try replaceTweet.run(prepared, original: prepared.original, twarc: twarcID)
+        }
         if old != prepared.document {
             if let old { index.delete(prepared.rowid, old) }
             if let document = prepared.document { index.insert(prepared.rowid, document) }
@@ -79,10 +99,11 @@ struct Writer {
 
     /// Skips users written before with the same fields (the connection remembers them): authors repeat on almost
     /// every page.
-    func write(_ user: User, fingerprint: Int) throws {
+    func write(_ user: User, fingerprint: Int, original: [UInt8]? = nil) throws {
         if connection.writtenUsers[user.id.rawValue] == fingerprint { return }
         if connection.writtenUsers.count > 500_000 { connection.writtenUsers.removeAll(keepingCapacity: true) }
         connection.writtenUsers[user.id.rawValue] = fingerprint
+        if let original { try OriginalsWriter.store(.user, String(user.id.rawValue), original, connection) }
         var metrics: SQLValue = .null
         if let counts = user.metrics {
             var writer = ByteWriter()
@@ -151,9 +172,9 @@ struct IndexChanges {
 
 extension Statement {
     /// Runs a statement over `Writer`'s tweet columns for one prepared row.
-    func run(_ tweet: PreparedTweet) throws {
+    func run(_ tweet: PreparedTweet, original: [UInt8]?, twarc: Int64?) throws {
         defer { reset() }
-        tweet.bind(to: self)
+        tweet.bind(to: self, original: original, twarc: twarc)
         while try step() {}
     }
 

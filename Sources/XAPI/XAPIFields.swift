@@ -1,33 +1,51 @@
 import Foundation
 
-/// The field sets and expansions requested with every tweet call: what TweetKit's models hold, nothing more, so pages
-/// stay small. Without them the API returns only `id`, `text` and `edit_history_tweet_ids`.
+/// The field sets and expansions requested with every tweet call: every field and expansion an app-only bearer token
+/// may ask for, as twarc2 asks, so what is stored and exported is all the API knows about a tweet. Without them the
+/// API returns only `id`, `text` and `edit_history_tweet_ids`.
+///
+/// Left out are the fields that need a user context (`non_public_metrics`, `organic_metrics`, `promoted_metrics`,
+/// the media equivalents, a user's `connection_status`): with an app-only token the API refuses a request naming them.
 public enum XAPIFields {
-    /// `tweet.fields`.
+    /// `tweet.fields`. `note_tweet` carries the full text of long posts, whose `text` is cut at 280 characters.
     public static let tweet = [
-        "author_id", "conversation_id", "created_at", "entities", "in_reply_to_user_id", "lang", "public_metrics",
-        "referenced_tweets", "attachments", "possibly_sensitive", "source",
+        "attachments", "author_id", "context_annotations", "conversation_id", "created_at", "edit_controls",
+        "edit_history_tweet_ids", "entities", "geo", "id", "in_reply_to_user_id", "lang", "note_tweet",
+        "possibly_sensitive", "public_metrics", "referenced_tweets", "reply_settings", "source", "text", "withheld",
     ]
-    /// `expansions`: authors, referenced tweets and their authors, replied-to and mentioned users, media.
+    /// `expansions`: authors, referenced tweets and their authors, replied-to and mentioned users, media, polls,
+    /// places and the earlier versions of edited tweets.
     public static let expansions = [
-        "author_id", "referenced_tweets.id", "referenced_tweets.id.author_id", "in_reply_to_user_id",
-        "attachments.media_keys", "entities.mentions.username",
+        "author_id", "attachments.media_keys", "attachments.poll_ids", "edit_history_tweet_ids",
+        "entities.mentions.username", "geo.place_id", "in_reply_to_user_id", "referenced_tweets.id",
+        "referenced_tweets.id.author_id",
     ]
     /// `user.fields`.
     public static let user = [
-        "name", "username", "profile_image_url", "verified", "description", "public_metrics", "created_at", "location",
-        "protected", "url",
+        "created_at", "description", "entities", "id", "location", "name", "pinned_tweet_id", "profile_image_url",
+        "protected", "public_metrics", "url", "username", "verified", "verified_type", "withheld",
     ]
     /// `media.fields`.
-    public static let media = ["type", "url", "preview_image_url", "alt_text", "width", "height"]
+    public static let media = [
+        "alt_text", "duration_ms", "height", "media_key", "preview_image_url", "public_metrics", "type", "url",
+        "variants", "width",
+    ]
+    /// `place.fields`.
+    public static let place = [
+        "contained_within", "country", "country_code", "full_name", "geo", "id", "name", "place_type",
+    ]
+    /// `poll.fields`.
+    public static let poll = ["duration_minutes", "end_datetime", "id", "options", "voting_status"]
 
-    /// The four lists as query items (commas are percent-encoded when the URL is built).
+    /// The six lists as query items (commas are percent-encoded when the URL is built).
     static var tweetQueryItems: [URLQueryItem] {
         [
             URLQueryItem(name: "tweet.fields", value: tweet.joined(separator: ",")),
             URLQueryItem(name: "expansions", value: expansions.joined(separator: ",")),
             URLQueryItem(name: "user.fields", value: user.joined(separator: ",")),
             URLQueryItem(name: "media.fields", value: media.joined(separator: ",")),
+            URLQueryItem(name: "place.fields", value: place.joined(separator: ",")),
+            URLQueryItem(name: "poll.fields", value: poll.joined(separator: ",")),
         ]
     }
 

@@ -57,9 +57,10 @@ public final class XAPISource: TweetSource {
 
     /// One page of a search under a cache policy.
     ///
-    /// Recent search takes 10–100 results a page, full archive 10–500: a larger `pageSize` is clamped into that range.
-    /// A smaller one is honoured: the API's minimum is fetched, `pageSize` tweets are returned, and the page's cursor
-    /// points at the rest, which the next call serves from the cache (see `SlicedCursor`).
+    /// Searches take 10–100 results a page (full archive would take 500, but not with `context_annotations`, which
+    /// every request asks for): a larger `pageSize` is clamped into that range. A smaller one is honoured: the API's
+    /// minimum is fetched, `pageSize` tweets are returned, and the page's cursor points at the rest, which the next call
+    /// serves from the cache (see `SlicedCursor`).
     public func search(_ request: SearchRequest, cursor: String?, policy: CachePolicy) async throws -> Fetched {
         if request.pageSize < Self.minimumSearchPageSize || cursor.flatMap(SlicedCursor.init) != nil {
             return try await slicedSearch(request, cursor: cursor, policy: policy)
@@ -226,7 +227,8 @@ public final class XAPISource: TweetSource {
     }
 
     private static func searchParameters(_ request: SearchRequest) -> [URLQueryItem] {
-        let size = min(max(request.pageSize, 10), request.fullArchive ? 500 : 100)
+        // With `context_annotations` requested the API allows at most 100 per page on both endpoints.
+        let size = min(max(request.pageSize, 10), 100)
         var items = [
             URLQueryItem(name: "query", value: request.query.trimmingCharacters(in: .whitespaces)),
             URLQueryItem(name: "max_results", value: String(size)),
@@ -254,13 +256,16 @@ public final class XAPISource: TweetSource {
             return hit
         }
         let data = try await client.get(path, endpoint: endpoint, query: query)
-        let page: Page
+        var page: Page
         do {
-            page = try APIResponseDecoder.decodePage(from: data)
+            page = try APIResponseDecoder.decodePage(from: data, keepOriginals: true)
         } catch {
             throw XAPIError.malformedResponse(endpoint: endpoint, reason: "\(error)")
         }
         let fetchedAt = client.configuration.clock.now()
+        // Provenance in twarc2's form, so an export of these tweets says where and when they were fetched.
+        let url = client.configuration.settings.url(path: path, query: query)?.absoluteString ?? path
+        page.originals.twarc = TwarcMetadata(url: url, retrievedAt: fetchedAt).original
         for problem in page.errors { onWarning?(problem.warningMessage) }
         if let cache {
             do {

@@ -13,16 +13,18 @@ extension StubCorpus {
     }
 
     /// A corpus from a JSONL collection (twarc2 pages, flattened tweets, lookups; whatever TweetKit reads), so an
-    /// end-to-end test can serve its own fixtures. Tweets, included tweets, users and media are merged by id.
+    /// end-to-end test can serve its own fixtures. Tweets, included tweets, users and media are merged by id, and their
+    /// JSON is kept so the stub serves every field the file holds.
     public init(jsonl data: Data) throws {
         var tweets: [TweetID: Tweet] = [:]
         var users: [UserID: User] = [:]
         var media: [String: Media] = [:]
         var order: [TweetID] = []
+        var originals = Originals()
         for (index, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let page: Page?
             do {
-                page = try CollectionLineDecoder.decode(line: Data(line))
+                page = try CollectionLineDecoder.decode(line: Data(line), keepOriginals: true)
             } catch {
                 throw LoadError(line: index + 1, message: "\(error)")
             }
@@ -33,9 +35,15 @@ extension StubCorpus {
             }
             for user in page.users { users[user.id] = user }
             for item in page.media { media[item.mediaKey] = item }
+            var kept = page.originals
+            kept.twarc = nil
+            kept.meta = nil
+            kept.tweetTwarc = [:]
+            originals.merge(kept)
         }
         self.init(
             tweets: order.compactMap { tweets[$0] }, users: users.values.sorted { $0.id < $1.id },
             media: media.values.sorted { $0.mediaKey < $1.mediaKey })
+        self.originals = originals
     }
 }

@@ -13,6 +13,10 @@ public struct StubCorpus: Sendable {
     public var users: [User]
     /// Every media item.
     public var media: [Media]
+    /// The objects' JSON as loaded from a collection, served in place of the models' fields (so a fixture can hold
+    /// context annotations, places, polls, note tweets and everything else the models do not), and the places and
+    /// polls tweets refer to.
+    public var originals = Originals()
 
     /// Creates a corpus.
     public init(tweets: [Tweet], users: [User], media: [Media] = []) {

@@ -16,7 +16,8 @@ enum StubJSON {
         return formatter.string(from: date)
     }
 
-    static func tweet(_ tweet: Tweet, fields: Set<String>) -> [String: Any] {
+    static func tweet(_ tweet: Tweet, fields: Set<String>, original: OriginalJSON? = nil) -> [String: Any] {
+        if let kept = filtered(original, fields: fields, defaults: defaultTweetFields) { return kept }
         var all: [String: Any] = [
             "id": tweet.id.description, "text": tweet.text, "edit_history_tweet_ids": [tweet.id.description],
         ]
@@ -72,7 +73,8 @@ enum StubJSON {
         return result
     }
 
-    static func user(_ user: User, fields: Set<String>) -> [String: Any] {
+    static func user(_ user: User, fields: Set<String>, original: OriginalJSON? = nil) -> [String: Any] {
+        if let kept = filtered(original, fields: fields, defaults: defaultUserFields) { return kept }
         var all: [String: Any] = [
             "id": user.id.description, "name": user.name, "username": user.username, "verified": user.verified,
             "protected": user.protected, "description": user.description ?? "", "url": user.url ?? "",
@@ -89,7 +91,8 @@ enum StubJSON {
         return all.filter { defaultUserFields.contains($0.key) || fields.contains($0.key) }
     }
 
-    static func media(_ media: Media, fields: Set<String>) -> [String: Any] {
+    static func media(_ media: Media, fields: Set<String>, original: OriginalJSON? = nil) -> [String: Any] {
+        if let kept = filtered(original, fields: fields, defaults: defaultMediaFields) { return kept }
         var all: [String: Any] = ["media_key": media.mediaKey, "type": media.kind.rawValue]
         if let url = media.url { all["url"] = url }
         if let preview = media.previewImageURL { all["preview_image_url"] = preview }

@@ -165,7 +165,12 @@ struct StubRoutes {
             return .json(
                 200, ["errors": [StubJSON.notFound(value: username, resourceType: "user", parameter: "username")]])
         }
-        return .json(200, ["data": StubJSON.user(user, fields: fields(request, "user.fields"))])
+        return .json(
+            200,
+            [
+                "data": StubJSON.user(
+                    user, fields: fields(request, "user.fields"), original: corpus.originals.users[user.id])
+            ])
     }
 
     private func timeline(_ id: String, request: RecordedRequest) -> StubResponse {
@@ -225,7 +230,9 @@ struct StubRoutes {
         var body: [String: Any] = [:]
         let tweetFields = fields(request, "tweet.fields")
         if !tweets.isEmpty {
-            let objects = tweets.map { StubJSON.tweet($0, fields: tweetFields) }
+            let objects = tweets.map {
+                StubJSON.tweet($0, fields: tweetFields, original: corpus.originals.tweets[$0.id])
+            }
             body["data"] = single ? objects[0] : objects
         }
         let (includes, includeErrors) = self.includes(for: tweets, request: request)
@@ -270,15 +277,27 @@ struct StubRoutes {
         var includes: [String: Any] = [:]
         let users = userIDs.compactMap { corpus.user($0) }
         if !users.isEmpty {
-            includes["users"] = users.map { StubJSON.user($0, fields: fields(request, "user.fields")) }
+            includes["users"] = users.map {
+                StubJSON.user($0, fields: fields(request, "user.fields"), original: corpus.originals.users[$0.id])
+            }
         }
         if !referenced.isEmpty {
-            includes["tweets"] = referenced.map { StubJSON.tweet($0, fields: fields(request, "tweet.fields")) }
+            includes["tweets"] = referenced.map {
+                StubJSON.tweet($0, fields: fields(request, "tweet.fields"), original: corpus.originals.tweets[$0.id])
+            }
         }
         let media = mediaKeys.compactMap { key in corpus.media.first { $0.mediaKey == key } }
         if !media.isEmpty {
-            includes["media"] = media.map { StubJSON.media($0, fields: fields(request, "media.fields")) }
+            includes["media"] = media.map {
+                StubJSON.media(
+                    $0, fields: fields(request, "media.fields"), original: corpus.originals.media[$0.mediaKey])
+            }
         }
+        let (places, polls) = StubJSON.placesAndPolls(
+            for: tweets + referenced, corpus: corpus, expansions: expansions,
+            placeFields: fields(request, "place.fields"), pollFields: fields(request, "poll.fields"))
+        if !places.isEmpty { includes["places"] = places }
+        if !polls.isEmpty { includes["polls"] = polls }
         return (includes, errors)
     }
 

@@ -131,9 +131,48 @@ enum StoreSuite: BenchSuite {
         add("first-page-p99", percentile(firstPage, 0.99), "ms", "first page over the 20-query mix")
         add("next-page-p50", percentile(nextPage, 0.5), "ms", "second page over the mix")
         add("next-page-p99", percentile(nextPage, 0.99), "ms", "second page over the mix")
+        try await measureExport(store: store, folder: folder, add: add)
         // Last, because it holds 100k decoded tweets in memory and would spoil the import's peak RSS.
         try measureParts(jsonl: jsonl, folder: folder, add: add)
         return figures
+    }
+
+    /// `export --all` of every tweet as twarc2 JSONL from the originals, with the peak RSS of the export alone.
+    static func measureExport(store: TweetStore, folder: URL, add: (String, Double, String, String) -> Void)
+        async throws
+    {
+        let sizes = try await store.originalsSize()
+        add(
+            "originals-bytes-per-tweet", Double(sizes.bytes) / Double(max(1, sizes.objects)), "B",
+            "compressed originals per object (\(sizes.objects) tweets, users, media, places and polls)")
+        let output = folder.appendingPathComponent("export.jsonl")
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw StoreSuiteError(message: "cannot create \(output.path)")
+        }
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        // Linux resets the peak RSS (VmHWM) to the current RSS when 5 is written here, so the peak is the export's.
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        let rssBefore = Measure.currentRSSBytes()
+        let writer = ExportFileWriter(
+            handle: handle, format: .twarc2JSONL,
+            metadata: TwarcMetadata(url: "tweetsh-bench", retrievedAt: Date(timeIntervalSince1970: 0)))
+        let query = "since:2000-01-01"
+        let start = DispatchTime.now().uptimeNanoseconds
+        let written = try await store.exportAll(
+            try SearchQuery(parsing: query), request: SearchRequest(query: query, pageSize: 1_000), to: writer)
+        try writer.finish()
+        let exportSeconds = seconds(since: start)
+        add(
+            "export-all-rate", Double(written) / exportSeconds, "tweets/s",
+            "export --all of \(written) tweets as twarc2 JSONL")
+        add(
+            "export-all-peak-rss", Double(Measure.peakRSSBytes()) / 1_048_576, "MiB",
+            "peak RSS during the export (RSS before it \(rssBefore / 1_048_576) MiB)")
+        let bytes =
+            (try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.doubleValue ?? 0
+        add("export-bytes-per-tweet", bytes / Double(max(1, written)), "B", "size of the export per tweet")
     }
 
     /// Where import time goes: decoding alone, and writing already decoded pages alone, over the first 100k tweets.
@@ -155,7 +194,8 @@ enum StoreSuite: BenchSuite {
                 lineStart = newline + 1
                 let wall = DispatchTime.now().uptimeNanoseconds
                 let cpu = cpuSeconds()
-                let page = try CollectionLineDecoder.decode(line: line)
+                // As the import decodes: the models and the originals.
+                let page = try CollectionLineDecoder.decode(line: line, keepOriginals: true)
                 decodeCPUSeconds += cpuSeconds() - cpu
                 decodeNanoseconds += DispatchTime.now().uptimeNanoseconds - wall
                 if let page {
@@ -168,7 +208,7 @@ enum StoreSuite: BenchSuite {
         }
         add(
             "decode-rate", Double(tweets) / (Double(decodeNanoseconds) / 1e9), "tweets/s",
-            "CollectionLineDecoder alone, first \(tweets) tweets")
+            "CollectionLineDecoder alone (models and originals), first \(tweets) tweets")
         add("decode-cpu-rate", Double(tweets) / decodeCPUSeconds, "tweets/cpu-s", "the same per CPU second")
         let path = folder.appendingPathComponent("write-only.sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }

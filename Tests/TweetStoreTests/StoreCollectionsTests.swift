@@ -101,9 +101,14 @@ struct StoreCollectionsTests {
             try await store.insert(Array(DemoCorpus.firstRun))
             try await store.insert([Page(tweets: [Tweet(id: 42, text: "older import about coffee", authorID: 1)])])
             try await store.database.run { connection in
+                // Back to the schema before the collections step, and so before the originals step that follows it.
                 try connection.execute(
-                    "DROP TABLE collections; DROP TABLE collection_members; DROP TABLE store_settings; PRAGMA user_version = \(Schema.currentVersion - 1)"
-                )
+                    """
+                    DROP TABLE collections; DROP TABLE collection_members; DROP TABLE store_settings;
+                    DROP TABLE originals; DROP TABLE twarc_blocks; DROP TABLE zstd_dictionaries; DROP TABLE store_facts;
+                    ALTER TABLE tweets DROP COLUMN original; ALTER TABLE tweets DROP COLUMN twarc;
+                    PRAGMA user_version = \(Schema.currentVersion - 2);
+                    """)
             }
         }
         let reopened = try TweetStore(location: .file(path))

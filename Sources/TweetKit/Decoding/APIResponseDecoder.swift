@@ -11,7 +11,14 @@ public enum APIResponseDecoder {
     /// Throws a `DecodingProblem` for bodies that are not JSON, are not an object, or are an API problem document
     /// (`{"title":…,"detail":…}`) rather than data.
     public static func decodePage(from data: Data) throws -> Page {
-        let fast = data.withUnsafeBytes { raw in FastPageDecoder.decode(raw.bindMemory(to: UInt8.self)) }
+        try decodePage(from: data, keepOriginals: false)
+    }
+
+    /// Decodes a body and, with `keepOriginals`, keeps each object's JSON as sent in `Page.originals`.
+    public static func decodePage(from data: Data, keepOriginals: Bool) throws -> Page {
+        let fast = data.withUnsafeBytes { raw in
+            FastPageDecoder.decode(raw.bindMemory(to: UInt8.self), keepOriginals: keepOriginals)
+        }
         if let fast { return fast.page }
         let root: JSONValue
         do {
@@ -19,7 +26,9 @@ public enum APIResponseDecoder {
         } catch {
             throw DecodingProblem(error, context: "response is not valid JSON")
         }
-        return try decodePage(from: root)
+        var page = try decodePage(from: root)
+        if keepOriginals { page.originals = OriginalsExtractor.extract(value: root) }
+        return page
     }
 
     /// Decodes an already parsed API v2 tweet response.

@@ -16,9 +16,26 @@ public enum CollectionLineDecoder {
     ///
     /// Throws a `DecodingProblem` saying what is wrong with a malformed line; the caller adds the line number.
     public static func decode(line: Data) throws -> Page? {
+        try decode(line: line, keepOriginals: false)
+    }
+
+    /// Decodes one line and, with `keepOriginals`, keeps the JSON of each object it holds in `Page.originals`
+    /// (what imports store, so exports can write back what came in).
+    public static func decode(line: Data, keepOriginals: Bool) throws -> Page? {
+        let (decoded, hasOriginals) = try decodeModels(line: line, keepOriginals: keepOriginals)
+        guard var page = decoded else { return nil }
+        if keepOriginals && !hasOriginals {
+            page.originals = line.withUnsafeBytes { OriginalsExtractor.extract($0.bindMemory(to: UInt8.self)) }
+        }
+        return page
+    }
+
+    /// The page, and whether its originals were kept on the way (the fast path for pages does).
+    private static func decodeModels(line: Data, keepOriginals: Bool) throws -> (Page?, Bool) {
         enum Outcome {
             case blank
             case fast(Page?)
+            case fastPage(Page?)
             case tree(Result<JSONValue, JSONParseError>)
         }
         let outcome: Outcome = line.withUnsafeBytes { raw in
@@ -31,14 +48,17 @@ public enum CollectionLineDecoder {
             }
             if start == bytes.count { return .blank }
             // Most lines of a big collection are twarc2 pages: try the direct path before building a tree.
-            if let fast = FastPageDecoder.decode(bytes) { return .fast(fast.hasData ? fast.page : nil) }
+            if let fast = FastPageDecoder.decode(bytes, keepOriginals: keepOriginals) {
+                return .fastPage(fast.hasData ? fast.page : nil)
+            }
             if let flattened = FastPageDecoder.decodeFlattened(bytes) { return .fast(flattened) }
             return .tree(Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(bytes) })
         }
         let parsed: Result<JSONValue, JSONParseError>
         switch outcome {
-        case .blank: return nil
-        case .fast(let page): return page
+        case .blank: return (nil, false)
+        case .fastPage(let page): return (page, keepOriginals)
+        case .fast(let page): return (page, false)
         case .tree(let result): parsed = result
         }
         let root: JSONValue
@@ -46,7 +66,9 @@ public enum CollectionLineDecoder {
         case .success(let value): root = value
         case .failure(let error): throw DecodingProblem(error, context: "not valid JSON")
         }
-        return try decode(value: root)
+        guard var page = try decode(value: root) else { return (nil, false) }
+        if keepOriginals { page.originals = OriginalsExtractor.extract(value: root) }
+        return (page, keepOriginals)
     }
 
     /// Decodes one already parsed line; see `decode(line:)`.

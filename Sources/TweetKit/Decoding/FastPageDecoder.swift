@@ -10,24 +10,42 @@ enum FastPageDecoder {
 
     /// The page, or nil when the tree path must decide (other shapes, bad input). `hasData` is false for a page
     /// without `data`.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> (page: Page, hasData: Bool)? {
+    ///
+    /// With `keepOriginals`, each object's bytes are kept in `page.originals` as they are read (see
+    /// `OriginalsExtractor`, which does the same for the other shapes), saving a second pass over the line.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, keepOriginals: Bool = false) -> (page: Page, hasData: Bool)?
+    {
         var scanner = Scanner(bytes: bytes)
         var page = Page()
         var sawData = false
         var sawMetaOrErrors = false
         var legacyErrors = false
+        func slice(from start: Int, _ scanner: Scanner) -> OriginalJSON {
+            OriginalJSON(minifying: UnsafeBufferPointer(rebasing: bytes[start..<scanner.index]))
+        }
         do {
             try scanner.members { scanner, key in
                 if key == "data" {
                     if try scanner.consumeNull() { return }
                     guard scanner.peek() == UInt8(ascii: "[") else { throw Bail() }
                     sawData = true
-                    try scanner.elements { scanner in page.tweets.append(try tweet(&scanner)) }
+                    try scanner.elements { scanner in
+                        let start = scanner.index
+                        let tweet = try tweet(&scanner)
+                        if keepOriginals { page.originals.tweets[tweet.id] = slice(from: start, scanner) }
+                        page.tweets.append(tweet)
+                    }
                 } else if key == "includes" {
-                    try includes(&scanner, into: &page)
+                    try includes(&scanner, into: &page, keepOriginals: keepOriginals)
                 } else if key == "meta" {
                     sawMetaOrErrors = true
+                    let start = scanner.index
                     try meta(&scanner, into: &page)
+                    if keepOriginals { page.originals.meta = slice(from: start, scanner) }
+                } else if key == "__twarc" && keepOriginals {
+                    let start = scanner.index
+                    try scanner.skipValue()
+                    page.originals.twarc = slice(from: start, scanner)
                 } else if key == "errors" {
                     sawMetaOrErrors = true
                     let errors = try scanner.value(depth: 0)
@@ -342,16 +360,42 @@ enum FastPageDecoder {
         return user
     }
 
-    static func includes(_ scanner: inout Scanner, into page: inout Page) throws {
+    static func includes(_ scanner: inout Scanner, into page: inout Page, keepOriginals: Bool = false) throws {
+        let bytes = scanner.bytes
+        func slice(from start: Int, _ scanner: Scanner) -> OriginalJSON {
+            OriginalJSON(minifying: UnsafeBufferPointer(rebasing: bytes[start..<scanner.index]))
+        }
         try scanner.members { scanner, key in
             if key == "users" {
-                try scanner.elements { scanner in page.users.append(try user(&scanner)) }
+                try scanner.elements { scanner in
+                    let start = scanner.index
+                    let user = try user(&scanner)
+                    if keepOriginals { page.originals.users[user.id] = slice(from: start, scanner) }
+                    page.users.append(user)
+                }
             } else if key == "tweets" {
-                try scanner.elements { scanner in page.includedTweets.append(try tweet(&scanner)) }
+                try scanner.elements { scanner in
+                    let start = scanner.index
+                    let tweet = try tweet(&scanner)
+                    if keepOriginals { page.originals.tweets[tweet.id] = slice(from: start, scanner) }
+                    page.includedTweets.append(tweet)
+                }
             } else if key == "media" {
                 // Media are few and optional; the tree reader's rules (unknown kinds dropped) apply.
                 try scanner.elements { scanner in
-                    if let media = V2Objects.media(try scanner.value(depth: 0)) { page.media.append(media) }
+                    let start = scanner.index
+                    let value = try scanner.value(depth: 0)
+                    if keepOriginals, let key = value["media_key"]?.string {
+                        page.originals.media[key] = slice(from: start, scanner)
+                    }
+                    if let media = V2Objects.media(value) { page.media.append(media) }
+                }
+            } else if keepOriginals && (key == "places" || key == "polls") {
+                let isPlace = key == "places"
+                try scanner.elements { scanner in
+                    let (original, id) = try OriginalsExtractor.keyedSlice(&scanner, key: "id")
+                    guard let id else { return }
+                    if isPlace { page.originals.places[id] = original } else { page.originals.polls[id] = original }
                 }
             } else {
                 try scanner.skipValue()

@@ -121,3 +121,16 @@ public final class ExportFileWriter {
         buffer.removeAll()
     }
 }
+
+extension TwarcMetadata {
+    /// The `__twarc` block as JSON, as it is kept with a fetched page's originals.
+    public var original: OriginalJSON {
+        var writer = JSONWriter(capacity: 256)
+        writer.raw("{")
+        TwarcEncoding.twarcObject(self, into: &writer)
+        writer.raw("}")
+        // The block is the value of the one member just written: `{"__twarc":{…}}` minus the wrapper.
+        let bytes = writer.bytes
+        return OriginalJSON(bytes: Array(bytes[#"{"__twarc":"#.utf8.count..<(bytes.count - 1)]))
+    }
+}

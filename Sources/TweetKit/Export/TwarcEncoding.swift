@@ -5,6 +5,15 @@ enum TwarcEncoding {
     /// One page as one line: `{"data":[…],"includes":{…},"meta":{…},"errors":[…],"__twarc":{…}}`.
     /// A page without tweets omits `data`, as the API does for an empty result.
     static func writePageLine(_ page: Page, metadata: TwarcMetadata?, into writer: inout JSONWriter) {
+        if !page.originals.isEmpty {
+            OriginalPageLines.write(page, metadata: metadata, into: &writer)
+            return
+        }
+        writeModelPageLine(page, metadata: metadata, into: &writer)
+    }
+
+    /// A page line written from the models alone (rows kept before tweetsh stored originals).
+    static func writeModelPageLine(_ page: Page, metadata: TwarcMetadata?, into writer: inout JSONWriter) {
         writer.raw("{")
         var needsComma = false
         if !page.tweets.isEmpty {
@@ -104,7 +113,17 @@ enum TwarcEncoding {
     /// One line per tweet, with the objects it refers to merged in the way `twarc2 flatten` does.
     static func writeFlattenedLines(_ page: Page, metadata: TwarcMetadata?, into writer: inout JSONWriter) {
         let index = PageIndex(page)
+        let fallback = page.originals.tweets.isEmpty ? nil : OriginalPageLines.twarcValue(metadata)
         for tweet in page.tweets {
+            if !page.originals.tweets.isEmpty,
+                let flattened = Flattening.flattened(
+                    tweet.id, originals: page.originals, users: index.users, media: index.media,
+                    fallbackTwarc: fallback)
+            {
+                writer.value(flattened)
+                writer.raw("\n")
+                continue
+            }
             writer.raw("{")
             writeExpanded(tweet, index: index, depth: 0, into: &writer)
             if let metadata {

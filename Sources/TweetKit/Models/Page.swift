@@ -20,6 +20,8 @@ public struct Page: Hashable, Sendable {
     public var resultCount: Int?
     /// Problems reported beside the data in a 200 response.
     public var errors: [PartialError]
+    /// The objects' JSON as it came, where the decoder was asked to keep it or the store kept it.
+    public var originals = Originals()
 
     /// Creates a page.
     public init(

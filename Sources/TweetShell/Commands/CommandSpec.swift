@@ -94,13 +94,14 @@ public struct CommandSpec: Sendable {
             summary: "Delete a collection: its tweets that no other collection holds leave the store.",
             flags: [], examples: ["drop demo", "drop election"]),
         CommandSpec(
-            name: "export", aliases: [], synopsis: "export <file> [--format jsonl|flat|csv] [--columns a,b,c]",
+            name: "export", aliases: [],
+            synopsis: "export <file> [--format jsonl|flat|csv] [--columns a,b,c] [--all]",
             summary:
-                "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv 0.7's CSV columns.",
-            flags: ["--format", "--columns"],
+                "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv 0.7's CSV columns; --all writes every match of a local search.",
+            flags: ["--format", "--columns", "--all"],
             examples: [
                 "export results.jsonl", "export results.csv --format csv",
-                "export people.csv --columns id,created_at,author.username,text",
+                "export people.csv --columns id,created_at,author.username,text", "export everything.jsonl --all",
             ]),
         CommandSpec(
             name: "backup", aliases: [], synopsis: "backup <file>",

@@ -30,8 +30,9 @@ public enum ShellCommand: Equatable, Sendable {
     case collection(String?)
     /// `drop NAME`: deletes a collection.
     case drop(String)
-    /// `export <file> [--format …] [--columns a,b,c]`; the columns apply to CSV.
-    case export(path: String, format: ExportFormat, columns: TwarcCSVColumns = .twarcDefaults)
+    /// `export <file> [--format …] [--columns a,b,c] [--all]`; the columns apply to CSV, and `all` writes every match
+    /// of the current search, not only the pages shown.
+    case export(path: String, format: ExportFormat, columns: TwarcCSVColumns = .twarcDefaults, all: Bool = false)
     /// `backup <file>`: a consistent copy of the store in a new file.
     case backup(path: String)
     /// `format` (show) or `format <kind>` (set); `format csv --columns a,b,c` chooses the CSV's columns.
@@ -256,6 +257,7 @@ extension ShellCommand {
         case "export":
             let path = try parser.required("a file to write")
             var format = ExportFormat.twarc2JSONL
+            var all = false
             if path.text.lowercased().hasSuffix(".csv") { format = .csv }
             var columns: (TwarcCSVColumns, flag: CommandWords.Word)?
             while let flag = parser.next() {
@@ -269,6 +271,7 @@ extension ShellCommand {
                     }
                     format = f
                 case "--columns": columns = (try parser.csvColumns(), flag)
+                case "--all": all = true
                 default: throw CommandError("unknown option '\(flag.text)' for export", column: flag.offset + 1)
                 }
             }
@@ -277,7 +280,7 @@ extension ShellCommand {
                     "--columns chooses CSV columns; add --format csv or name the file .csv",
                     column: columns.flag.offset + 1)
             }
-            return .export(path: path.text, format: format, columns: columns?.0 ?? .twarcDefaults)
+            return .export(path: path.text, format: format, columns: columns?.0 ?? .twarcDefaults, all: all)
         case "backup":
             let path = try parser.required("a new file to write the copy to")
             try parser.end()

@@ -18,8 +18,12 @@ extension ShellSession {
         return .ok
     }
 
-    /// `export <file> [--format jsonl|flat|csv] [--columns a,b,c]`: writes the current results.
-    func export(to rawPath: String, format: ExportFormat, columns: TwarcCSVColumns) -> CommandStatus {
+    /// `export <file> [--format jsonl|flat|csv] [--columns a,b,c] [--all]`: writes the current results (with `--all`,
+    /// every match of the current search).
+    func export(to rawPath: String, format: ExportFormat, columns: TwarcCSVColumns, all: Bool = false) async
+        -> CommandStatus
+    {
+        if all { return await exportAll(to: rawPath, format: format, columns: columns) }
         let list = viewModel.results
         guard !list.items.isEmpty else {
             output.error("nothing to export: search first")
@@ -40,7 +44,7 @@ extension ShellSession {
                 retrievedAt: Date()),
             columns: columns)
         do {
-            for page in list.pages { try writer.write(page) }
+            for page in list.pages { try writer.write(try await withOriginals(page)) }
             try writer.finish()
         } catch {
             output.error("writing \(path) failed: \(ErrorText.describe(error))")

@@ -158,7 +158,8 @@ public final class ShellSession: @unchecked Sendable {
         case .collections: return await listCollections()
         case .collection(let name): return await setCollection(name)
         case .drop(let name): return await dropCollection(name)
-        case .export(let path, let format, let columns): return export(to: path, format: format, columns: columns)
+        case .export(let path, let format, let columns, let all):
+            return await export(to: path, format: format, columns: columns, all: all)
         case .backup(let path): return await backup(to: path)
         case .format(let kind, let columns):
             if let kind { display.set(kind, columns: columns) }

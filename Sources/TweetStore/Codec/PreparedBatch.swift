@@ -21,8 +21,14 @@ struct PreparedTweet: Sendable {
     let extra: [UInt8]
     /// What the index should hold; nil for included tweets, which are not indexed.
     let document: TweetDocument?
+    /// The tweet's JSON as it came, compressed; nil when the source had none.
+    let original: [UInt8]?
+    /// The `__twarc` block of the page it came in.
+    let twarc: String?
 
-    init(_ tweet: Tweet, primary: Bool) {
+    init(_ tweet: Tweet, primary: Bool, original: [UInt8]? = nil, twarc: String? = nil) {
+        self.original = original
+        self.twarc = twarc
         rowid = Int64(bitPattern: tweet.id.rawValue)
         self.primary = primary
         author = tweet.authorID.map { Int64(bitPattern: $0.rawValue) }
@@ -41,8 +47,11 @@ struct PreparedTweet: Sendable {
         document = primary ? TweetDocument(tweet) : nil
     }
 
-    /// Binds the row to a statement over `TweetRecord.insertColumns`.
-    func bind(to statement: Statement) {
+    /// Binds the row to a statement over `Writer`'s columns. `kept` is the original and `__twarc` block id to store,
+    /// which the writer resolves (and carries over from the stored row when this copy has none).
+    func bind(to statement: Statement, original kept: [UInt8]?, twarc twarcID: Int64?) {
+        if let kept { statement.bind(.blob(kept), at: 14) } else { statement.bind(nil as Int64?, at: 14) }
+        statement.bind(twarcID, at: 15)
         statement.bind(rowid, at: 1)
         statement.bind(author, at: 2)
         statement.bind(createdAt, at: 3)
@@ -65,30 +74,90 @@ struct PreparedTweet: Sendable {
 /// table's B-tree appends best. A tweet that comes more than once keeps the copy the store would end with had the
 /// copies been written one by one: a result copy beats an included one, and among equals the last one wins.
 struct PreparedBatch: Sendable {
-    /// Users with a fingerprint of their fields, so the writer can skip ones it has written unchanged.
-    var users: [(user: User, fingerprint: Int)] = []
-    var media: [Media] = []
+    /// Users with a fingerprint of their fields and original, so the writer can skip ones it has written unchanged,
+    /// and their compressed original.
+    private(set) var users: [(user: User, fingerprint: Int, original: [UInt8]?)] = []
+    private var userPositions: [UserID: Int] = [:]
+    var media: [(media: Media, original: [UInt8]?)] = []
+    /// Places and polls, which exist only as originals: `(kind, id, compressed JSON)`.
+    var others: [(kind: Schema.OriginalKind, key: String, original: [UInt8])] = []
+    /// The dictionary the originals were compressed with, which must be stored with them.
+    var dictionary: OriginalsCodec.Dictionary?
     private(set) var tweets: [PreparedTweet] = []
     private var isOrdered = true
 
-    init(_ pages: [Page]) {
-        for page in pages { append(page) }
+    /// Prepares pages; with a codec, their originals are compressed (training its dictionary from these pages if
+    /// the store has none yet and they hold enough objects).
+    init(_ pages: [Page], codec: OriginalsCodec? = nil) {
+        if let codec, codec.needsDictionary {
+            var samples: [[UInt8]] = []
+            for page in pages where samples.count < 4 * OriginalsCodec.trainingSamples {
+                samples += page.originals.tweets.values.map(\.bytes)
+                samples += page.originals.users.values.map(\.bytes)
+            }
+            codec.trainIfNeeded(samples)
+        }
+        for page in pages { append(page, codec: codec) }
         order()
     }
 
     /// Adds a page; call `order()` before handing the batch to the writer.
-    mutating func append(_ page: Page) {
-        users += page.users.map { ($0, $0.hashValue) }
-        media += page.media
-        tweets += page.includedTweets.map { PreparedTweet($0, primary: false) }
-        tweets += page.tweets.map { PreparedTweet($0, primary: true) }
+    mutating func append(_ page: Page, codec: OriginalsCodec? = nil) {
+        let originals = page.originals
+        func compressed(_ original: OriginalJSON?) -> [UInt8]? {
+            guard let original, let codec else { return nil }
+            return codec.compress(original.bytes)
+        }
+        if let codec, !originals.isEmpty, let current = codec.currentDictionary { dictionary = current }
+        // Authors come again on almost every page: keep one copy per user (the last, as writing them in turn would
+        // leave), and compress an original only when the user is new to the batch or changed.
+        for user in page.users {
+            let original = originals.users[user.id]
+            var hasher = Hasher()
+            hasher.combine(user)
+            hasher.combine(original)
+            let fingerprint = hasher.finalize()
+            if let position = userPositions[user.id] {
+                if users[position].fingerprint != fingerprint {
+                    users[position] = (user, fingerprint, compressed(original))
+                }
+            } else {
+                userPositions[user.id] = users.count
+                users.append((user, fingerprint, compressed(original)))
+            }
+        }
+        media += page.media.map { ($0, compressed(originals.media[$0.mediaKey])) }
+        if codec != nil {
+            for (key, place) in originals.places { others.append((.place, key, compressed(place)!)) }
+            for (key, poll) in originals.polls { others.append((.poll, key, compressed(poll)!)) }
+        }
+        // One string per page, shared by its tweets (the writer then knows them apart by identity, cheaply).
+        let pageTwarc = originals.twarc?.text
+        func twarc(_ id: TweetID) -> String? {
+            originals.tweetTwarc.isEmpty ? pageTwarc : originals.tweetTwarc[id]?.text ?? pageTwarc
+        }
+        tweets += page.includedTweets.map {
+            PreparedTweet($0, primary: false, original: compressed(originals.tweets[$0.id]), twarc: twarc($0.id))
+        }
+        tweets += page.tweets.map {
+            PreparedTweet($0, primary: true, original: compressed(originals.tweets[$0.id]), twarc: twarc($0.id))
+        }
         isOrdered = false
     }
 
     /// Appends another batch after this one; call `order()` afterwards.
     mutating func append(_ other: PreparedBatch) {
-        users += other.users
+        for entry in other.users {
+            if let position = userPositions[entry.user.id] {
+                users[position] = entry
+            } else {
+                userPositions[entry.user.id] = users.count
+                users.append(entry)
+            }
+        }
         media += other.media
+        others += other.others
+        dictionary = dictionary ?? other.dictionary
         tweets += other.tweets
         isOrdered = false
     }

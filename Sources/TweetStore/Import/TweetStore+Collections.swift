@@ -7,7 +7,9 @@ extension TweetStore {
     public func importJSONL(at url: URL, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws
         -> ImportReport
     {
-        try await importJSONL(at: url, decodeLine: { try CollectionLineDecoder.decode(line: $0) }, progress: progress)
+        try await importJSONL(
+            at: url, decodeLine: { try CollectionLineDecoder.decode(line: $0, keepOriginals: true) }, progress: progress
+        )
     }
 
     /// Imports JSON in any layout and compression `importJSON(from:collection:decodeLine:progress:)` reads, decoded by

@@ -58,13 +58,15 @@ extension TweetStore {
     /// A record the decoder rejects is named when it is recognisably something other than tweets (a page of users),
     /// and counted as malformed otherwise.
     static func decode(
-        _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?
+        _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?,
+        codec: OriginalsCodec
     ) async -> DecodedLines {
         var result = DecodedLines()
+        var pages: [Page] = []
         for line in lines {
             do {
                 if let page = try decodeLine(line.data) {
-                    result.batch.append(page)
+                    pages.append(page)
                     result.tweets += page.tweets.count
                     if page.tweets.isEmpty, !page.users.isEmpty {
                         result.notTweets[Self.nonTweetName(line.data) ?? "a user", default: 0] += 1
@@ -82,6 +84,7 @@ extension TweetStore {
                 }
             }
         }
+        result.batch = PreparedBatch(pages, codec: codec)
         return result
     }
 
@@ -193,8 +196,9 @@ extension TweetStore {
             lines.removeAll(keepingCapacity: true)
             lineBytes = 0
             let middle = chunk.count / 2
-            async let first = Self.decode(chunk[..<middle], decodeLine)
-            async let second = Self.decode(chunk[middle...], decodeLine)
+            let codec = self.codec
+            async let first = Self.decode(chunk[..<middle], decodeLine, codec: codec)
+            async let second = Self.decode(chunk[middle...], decodeLine, codec: codec)
             var decoded = await first
             let rest = await second
             decoded.batch.append(rest.batch)

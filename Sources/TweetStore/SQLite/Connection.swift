@@ -23,6 +23,11 @@ final class Connection {
     /// Fingerprints of users already written through this connection, so repeated authors cost a lookup, not a write.
     /// Cleared when a write fails, since the rolled-back rows may be among them.
     var writtenUsers: [UInt64: Int] = [:]
+    /// The codec of the store's originals (shared with the tasks that prepare batches).
+    let codec = OriginalsCodec()
+    /// Dictionaries known to be committed, and ones written by the open transaction.
+    var storedDictionaries = Set<UInt32>()
+    var pendingDictionaries = Set<UInt32>()
     /// Bounds the statement cache; search SQL varies with the query's shape.
     private let statementLimit = 96
 
@@ -151,10 +156,13 @@ final class Connection {
         do {
             let result = try body()
             try execute("COMMIT")
+            storedDictionaries.formUnion(pendingDictionaries)
+            pendingDictionaries.removeAll()
             return result
         } catch {
             try? execute("ROLLBACK")
             writtenUsers.removeAll()
+            pendingDictionaries.removeAll()
             throw error
         }
     }

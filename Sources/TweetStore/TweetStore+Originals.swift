@@ -1,0 +1,77 @@
+import Foundation
+import TweetKit
+
+extension TweetStore {
+    /// The page with the originals of its objects filled in from the store, for an export that writes them as they
+    /// came. Objects the store has no original for keep only their models.
+    public func withOriginals(_ page: Page) async throws -> Page {
+        try await database.run { connection in
+            var reader = OriginalsReader(connection: connection)
+            var filled = page
+            filled.originals.merge(try reader.originals(for: page))
+            return filled
+        }
+    }
+
+    /// Writes every match of `query` to `writer`, newest first (or in relevance order), a page at a time: each page is
+    /// read with its originals in one hop onto the store's queue, written out and dropped, so memory stays constant
+    /// whatever the number of matches. The next page is read on the store's queue while this one is encoded and
+    /// written, so reading and writing overlap on two cores; at most two pages are held.
+    ///
+    /// - Parameters:
+    ///   - request: the search's options; `pageSize` sets how many tweets each round trip reads.
+    ///   - progress: hears the number of tweets written after each page.
+    /// - Returns: the number of tweets written.
+    public func exportAll(
+        _ query: SearchQuery, request: SearchRequest, to writer: ExportFileWriter,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> Int {
+        var widened = request
+        widened.prefixLastWord = false
+        let request = widened
+        let countLimit = self.countLimit
+        let database = self.database
+        let userCache = UserOriginalsCache()
+        @Sendable func read(after cursor: String?) async throws -> Page {
+            try await database.run { connection in
+                var page = try SearchExecutor(connection: connection, countLimit: countLimit, userCache: userCache)
+                    .search(query, request: request, cursor: cursor)
+                var reader = OriginalsReader(connection: connection, userCache: userCache)
+                page.originals = try reader.originals(for: page)
+                return page
+            }
+        }
+        var written = 0
+        var page = try await read(after: nil)
+        while true {
+            try Task.checkCancellation()
+            let cursor = page.nextToken
+            // Pages of one export follow each other: the store's cursor is nobody's business in the file.
+            page.nextToken = nil
+            guard let cursor else {
+                try writer.write(page)
+                written += page.tweets.count
+                progress?(written)
+                return written
+            }
+            async let next = read(after: cursor)
+            try writer.write(page)
+            written += page.tweets.count
+            progress?(written)
+            page = try await next
+        }
+    }
+
+    /// How many originals the store keeps and their compressed size, for `info` and benchmarks.
+    public func originalsSize() async throws -> (objects: Int, bytes: Int) {
+        try await database.run { connection in
+            let tweets = try connection.rows(
+                "SELECT count(original), coalesce(sum(length(original)), 0) FROM tweets"
+            ) { ($0.int(0), $0.int(1)) }
+            let others = try connection.rows("SELECT count(*), coalesce(sum(length(body)), 0) FROM originals") {
+                ($0.int(0), $0.int(1))
+            }
+            return (tweets[0].0 + others[0].0, tweets[0].1 + others[0].1)
+        }
+    }
+}
