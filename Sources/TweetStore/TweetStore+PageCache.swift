@@ -8,7 +8,7 @@ extension TweetStore {
         try await database.run { connection in
             try connection.transaction {
                 let writer = try Writer(connection: connection)
-                let batch = PreparedBatch([page])
+                let batch = PreparedBatch([page], codec: connection.codec)
                 try writer.write(batch)
                 // Tweets fetched from the API are a collection of their own.
                 try CollectionMembership.add(connection, batch, to: CollectionMembership.api)

@@ -22,7 +22,7 @@ extension TweetStore {
                     try connection.execute("COMMIT")
                     return false
                 }
-                let batch = PreparedBatch(make())
+                let batch = PreparedBatch(make(), codec: connection.codec)
                 try Writer(connection: connection).write(batch)
                 if let collection { try CollectionMembership.add(connection, batch, to: collection) }
                 try connection.execute("COMMIT")
