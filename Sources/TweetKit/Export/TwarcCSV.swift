@@ -141,28 +141,11 @@ public struct TwarcCSVColumns: Hashable, Sendable {
             let lowered = candidate.lowercased()
             if lowered == wanted { return candidate }
             let last = lowered.split(separator: ".").last.map(String.init) ?? lowered
-            var score = min(editDistance(wanted, lowered), editDistance(wantedLast, last) + 1)
+            var score = min(EditDistance.between(wanted, lowered), EditDistance.between(wantedLast, last) + 1)
             if wantedLast.count >= 3, last.hasPrefix(wantedLast) { score = min(score, 1) }
             if score < best.score { best = (candidate, score) }
         }
         return best.name
-    }
-
-    /// Levenshtein distance between two short strings.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars)
-        let b = Array(b.unicodeScalars)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 
     /// twarc-csv 0.7.2, dataframe_converter.py, `DEFAULT_TWEET_COLUMNS`.

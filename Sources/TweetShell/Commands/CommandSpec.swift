@@ -1,3 +1,5 @@
+import TweetKit
+
 /// What the shell knows about one command: used for `help`, completion, and "did you mean" suggestions.
 public struct CommandSpec: Sendable {
     /// The command's name as typed.
@@ -137,7 +139,7 @@ public struct CommandSpec: Sendable {
         var best: (name: String, distance: Int)?
         for spec in all {
             for candidate in [spec.name] + spec.aliases where candidate.count > 1 {
-                let distance = editDistance(lowered, candidate)
+                let distance = EditDistance.between(lowered, candidate)
                 if best == nil || distance < best!.distance { best = (spec.name, distance) }
             }
             if spec.name.hasPrefix(lowered), lowered.count >= 2 { return spec.name }
@@ -146,20 +148,4 @@ public struct CommandSpec: Sendable {
         return best.name
     }
 
-    /// Levenshtein distance between two short words.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
 }

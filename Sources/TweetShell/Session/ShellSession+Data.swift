@@ -29,13 +29,7 @@ extension ShellSession {
             output.error("nothing to export: search first")
             return .failed
         }
-        let path = Self.expandTilde(rawPath, environment: environment)
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
-            output.error("cannot write \(path)")
-            return .failed
-        }
+        guard let (path, handle) = createExportFile(rawPath) else { return .failed }
         defer { try? handle.close() }
         let writer = ExportFileWriter(
             handle: handle, format: format,
@@ -53,6 +47,18 @@ extension ShellSession {
         output.line(
             "wrote \(list.items.count) tweet\(list.items.count == 1 ? "" : "s") to \(path) as \(format.rawValue)")
         return .ok
+    }
+
+    /// Creates (or empties) the file an export writes, with `~` expanded; says so and returns nil when it cannot.
+    func createExportFile(_ rawPath: String) -> (path: String, handle: FileHandle)? {
+        let path = Self.expandTilde(rawPath, environment: environment)
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
+            output.error("cannot write \(path)")
+            return nil
+        }
+        return (path, handle)
     }
 
     /// `limits`: the rate limits the API reported, per endpoint.

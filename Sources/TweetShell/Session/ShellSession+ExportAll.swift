@@ -32,13 +32,7 @@ extension ShellSession {
             output.error("cannot export: the query does not parse at column \(error.column): \(error.message)")
             return .failed
         }
-        let path = Self.expandTilde(rawPath, environment: environment)
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
-            output.error("cannot write \(path)")
-            return .failed
-        }
+        guard let (path, handle) = createExportFile(rawPath) else { return .failed }
         defer { try? handle.close() }
         let writer = ExportFileWriter(
             handle: handle, format: format,
