@@ -132,31 +132,33 @@ enum Schema {
     /// hears it.
     static func migrate(_ connection: Connection, willRebuild: ((Int) -> Void)? = nil) throws {
         guard try version(of: connection) < currentVersion else { return }
-        var announced = false
-        while true {
-            try connection.beginImmediate()
-            do {
-                let version = try Self.version(of: connection)
-                guard version < currentVersion else {
-                    try connection.execute("COMMIT")
-                    return
-                }
+        // Every remaining step runs in one write transaction: the process that takes the lock first upgrades the file
+        // the whole way, and the others, reading the version again once they hold the lock, find nothing to do. Step
+        // by step, two processes could each take a different indexing step of the same old file.
+        try connection.beginImmediate()
+        do {
+            let start = try Self.version(of: connection)
+            if start < currentVersion {
                 // Announced once: an old file that takes several indexing steps hears about the upgrade in one line.
-                if migrations[version].rebuild != nil, migrations[version].reindexes, !announced, let willRebuild {
-                    announced = true
+                // A new file (version 0) has no tweets to index again.
+                if start > 0, let willRebuild,
+                    migrations[start...].contains(where: { $0.rebuild != nil && $0.reindexes })
+                {
                     let tweets = Int(
                         try connection.scalar(
                             "SELECT count(*) FROM tweets WHERE (flags & \(TweetFlags.includedOnly.rawValue)) = 0") ?? 0)
                     if tweets > 0 { willRebuild(tweets) }
                 }
-                try connection.execute(migrations[version].sql)
-                try migrations[version].rebuild?(connection)
-                try connection.execute("PRAGMA user_version = \(version + 1)")
-                try connection.execute("COMMIT")
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
+                for target in start..<currentVersion {
+                    try connection.execute(migrations[target].sql)
+                    try migrations[target].rebuild?(connection)
+                    try connection.execute("PRAGMA user_version = \(target + 1)")
+                }
             }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
         }
     }
 
