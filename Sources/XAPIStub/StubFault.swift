@@ -16,6 +16,9 @@ public enum StubFault: Sendable, Hashable {
     case windowRateLimit(resetAt: Date)
     /// 429 for the window with the v1.1 body (`code 88`), which the docs also show.
     case legacyWindowRateLimit(resetAt: Date)
+    /// A window 429 whose reset is `seconds` after the stub answers, not after it was queued: a loaded machine may
+    /// take seconds to start the client, and a reset fixed at queueing time could pass before the request comes.
+    case windowRateLimitOnAnswer(seconds: Double, legacy: Bool)
     /// 429 `Too Many Requests` with requests left in the window: full-archive search's 1-request-a-second limit,
     /// which the headers do not show.
     case perSecondRateLimit
@@ -36,9 +39,9 @@ public enum StubFault: Sendable, Hashable {
     /// `/oauth2/token` answers with a `token_type` other than `bearer`.
     case tokenTypeNotBearer
 
-    /// A window 429 whose reset is `seconds` from now.
+    /// A window 429 whose reset is `seconds` after the stub sends it.
     public static func windowRateLimit(after seconds: Double) -> StubFault {
-        .windowRateLimit(resetAt: Date().addingTimeInterval(seconds))
+        .windowRateLimitOnAnswer(seconds: seconds, legacy: false)
     }
 
     /// 503 Service Unavailable.
@@ -56,7 +59,7 @@ public enum StubFault: Sendable, Hashable {
         case "403-auth": self = .unsupportedAuthentication
         case "400": self = .badRequest(position: Int(argument ?? 1))
         case "429": self = .windowRateLimit(after: argument ?? 2)
-        case "429-v1": self = .legacyWindowRateLimit(resetAt: Date().addingTimeInterval(argument ?? 2))
+        case "429-v1": self = .windowRateLimitOnAnswer(seconds: argument ?? 2, legacy: true)
         case "429-cap": self = .usageCap
         case "429-second": self = .perSecondRateLimit
         case "slow": self = .slow(seconds: argument ?? 5)

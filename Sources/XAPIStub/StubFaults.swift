@@ -45,6 +45,11 @@ enum StubFaults {
             var response = StubResponse.json(429, ["errors": [["code": 88, "message": "Rate limit exceeded"]]])
             response.headers += windowHeaders(resetAt)
             return response
+        case .windowRateLimitOnAnswer(let seconds, let legacy):
+            let resetAt = Date().addingTimeInterval(seconds)
+            let fault: StubFault =
+                legacy ? .legacyWindowRateLimit(resetAt: resetAt) : .windowRateLimit(resetAt: resetAt)
+            return response(for: fault, normal: normal, rateHeaders: rateHeaders)
         case .perSecondRateLimit:
             var response = StubResponse.problem(429, title: "Too Many Requests", detail: "Too Many Requests")
             response.headers += [
