@@ -110,9 +110,11 @@ struct PipedReaderTests {
             usleep(1000)
             target = readerThread.withLock { $0 }
         }
-        for _ in 0..<5 {
-            usleep(20_000)
+        for sent in 1...5 {
             pthread_kill(target!, SIGUSR1)
+            // Wait for each signal to be handled before the next: two pending SIGUSR1s would merge into one on a
+            // loaded machine, and the count below would be short.
+            for _ in 0..<10_000 where signalsSeen.load(ordering: .relaxed) - before < sent { usleep(1000) }
         }
         usleep(20_000)
         pipe.write("after signals\n")

@@ -136,7 +136,8 @@ actor InMemoryPageCache: PageCache {
     }
 }
 
-/// Polls until `condition` holds or about five seconds pass.
+/// Polls until `condition` holds or about thirty seconds pass: long enough for a loaded CI machine, and it returns as
+/// soon as the condition holds.
 func eventually(_ condition: () -> Bool) async throws {
-    for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    for _ in 0..<3000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
 }
