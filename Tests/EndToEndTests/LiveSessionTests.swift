@@ -297,7 +297,7 @@ final class LiveSessionTests: XCTestCase {
         try terminal.waitFor("waiting: rate limit on", timeout: 10)
         // The keyboard is not blocked by the wait: the query line follows at once, and the new query replaces the old.
         typeSlowly(" is:reply", on: terminal)
-        try terminal.waitFor("live> #swift is:reply", timeout: 2)
+        try terminal.waitFor("live> #swift is:reply", timeout: 4)
         try terminal.waitFor("matches for '#swift is:reply'", timeout: 20)
         terminal.type("\u{04}")
         try terminal.waitForPrompt("(x, key)> ")
