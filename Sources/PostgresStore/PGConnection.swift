@@ -30,6 +30,9 @@ package final class PGConnection {
 
     deinit { PQfinish(connection) }
 
+    /// The server process serving this connection (for `pg_terminate_backend` in tests and for logs).
+    package var serverProcessID: Int32 { PQbackendPID(connection) }
+
     /// Whether the connection still works as far as libpq knows (it learns of a lost server on the next command).
     package var isUsable: Bool { PQstatus(connection) == CONNECTION_OK }
 
@@ -46,6 +49,16 @@ package final class PGConnection {
         guard let result = PQexec(connection, sql) else { throw error(nil, doing: doing) }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result, doing: doing) }
+    }
+
+    /// The SCRAM verifier of `password` for `user`, computed here by libpq, so a `CREATE ROLE … PASSWORD` carries
+    /// the verifier and never the password itself (not to the server, its logs, or `pg_stat_activity`).
+    package func encryptedPassword(_ password: String, user: String) throws -> String {
+        guard let encrypted = PQencryptPasswordConn(connection, password, user, nil) else {
+            throw error(nil, doing: "encrypting a password")
+        }
+        defer { PQfreemem(encrypted) }
+        return String(cString: encrypted)
     }
 
     /// Runs a query and maps each row; the rows are read before the result is cleared.

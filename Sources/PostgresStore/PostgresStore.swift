@@ -46,6 +46,11 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
         try withConnection { try PostgresSchema.migrate($0) }
     }
 
+    /// The server process of the current connection (connecting first when there is none).
+    public func serverProcessID() throws -> Int32 {
+        try withConnection { $0.serverProcessID }
+    }
+
     /// Closes the connection; a later command opens a new one.
     public func close() {
         connection.withLock { $0 = nil }
