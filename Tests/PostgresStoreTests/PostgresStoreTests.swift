@@ -141,3 +141,24 @@ final class Counter: @unchecked Sendable {
         return value
     }
 }
+
+@Suite("PostgreSQL collections", .enabled(if: PostgresFixtures.available, "PostgreSQL is not available"))
+struct PostgresCollectionTests {
+    @Test func collectionsScopeSearchesAndDropKeepsSharedTweets() async throws {
+        let (store, _) = try PostgresFixtures.store()
+        let pages = Array(DemoCorpus(seed: 13, tweetCount: 200, pageSize: 100))
+        try await store.insert([pages[0]], collection: "first")
+        try await store.insert(pages, collection: "second")
+        let listed = try await store.collections()
+        #expect(listed.map(\.name) == ["first", "second"])
+        #expect(listed.map(\.tweets) == [100, 200])
+        var request = SearchRequest(query: "-zzzz", pageSize: 500)
+        request.collection = "first"
+        #expect(try await PostgresFixtures.allIDs(store, request).count == 100)
+        let dropped = try await store.drop(collection: "second")
+        #expect(dropped.deleted == 100)
+        #expect(dropped.kept == 100)
+        #expect(try store.counts().tweets == 100)
+        await #expect(throws: PostgresError.self) { try await store.drop(collection: "second") }
+    }
+}
