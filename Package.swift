@@ -49,6 +49,8 @@ let package = Package(
         // reusing its index documents, record encoding and originals codec (declared `package` there).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "PostgresStore", dependencies: ["TweetKit", "TweetStore", "CLibPQ"]),
+        // An importer as its own process, which the resume test kills with SIGKILL.
+        .executableTarget(name: "postgres-import-probe", dependencies: ["PostgresStore", "TweetKit"]),
         .target(name: "XAPI", dependencies: ["TweetKit"]),
         // A loopback HTTP server speaking the X API v2 contract, shared by the XAPI and end-to-end tests.
         .target(name: "XAPIStub", dependencies: ["TweetKit"]),
@@ -78,7 +80,11 @@ let package = Package(
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
         .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["PostgresStore", "PostgresTesting", "TweetStore", "TweetKit"]),
+            name: "PostgresStoreTests",
+            dependencies: [
+                "PostgresStore", "PostgresTesting", "TweetStore", "TweetKit", "TerminalTesting",
+                "postgres-import-probe",
+            ]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
         .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit", "LineEditor", "TerminalTesting"]),
