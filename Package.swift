@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "LineEditor", targets: ["LineEditor"]),
         .library(name: "TweetKit", targets: ["TweetKit"]),
         .library(name: "TweetStore", targets: ["TweetStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "XAPI", targets: ["XAPI"]),
     ],
     targets: [
@@ -44,6 +45,12 @@ let package = Package(
         .systemLibrary(name: "CBZip2", providers: [.apt(["libbz2-dev"])]),
         .target(name: "TweetKit"),
         .target(name: "TweetStore", dependencies: ["TweetKit", "CSQLite", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
+        // The shared PostgreSQL store over Debian's libpq (pkg-config `libpq`): the same protocols as TweetStore,
+        // reusing its index documents, record encoding and originals codec (declared `package` there).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "PostgresStore", dependencies: ["TweetKit", "TweetStore", "CLibPQ"]),
+        // An importer as its own process, which the resume test kills with SIGKILL.
+        .executableTarget(name: "postgres-import-probe", dependencies: ["PostgresStore", "TweetKit"]),
         .target(name: "XAPI", dependencies: ["TweetKit"]),
         // A loopback HTTP server speaking the X API v2 contract, shared by the XAPI and end-to-end tests.
         .target(name: "XAPIStub", dependencies: ["TweetKit"]),
@@ -52,6 +59,8 @@ let package = Package(
 
         // Test utilities shared by test targets: a pseudo-terminal driver, temporary folders, piped runs.
         .target(name: "TerminalTesting"),
+        // A throwaway PostgreSQL cluster per test process (or the server TWEETSH_TEST_PG_URL names).
+        .target(name: "PostgresTesting", dependencies: ["PostgresStore"]),
 
         // The shell.
         .target(
@@ -70,6 +79,12 @@ let package = Package(
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTesting"]),
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
         .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
+        .testTarget(
+            name: "PostgresStoreTests",
+            dependencies: [
+                "PostgresStore", "PostgresTesting", "TweetStore", "TweetKit", "TerminalTesting",
+                "postgres-import-probe",
+            ]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
         .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit", "LineEditor", "TerminalTesting"]),

@@ -22,13 +22,16 @@ struct CompiledQuery {
 /// Text terms of the top-level conjunction (and OR groups made only of text terms) become one FTS5 expression, so the
 /// index answers them in id order and stops after a page. Anything mixing text with metadata inside OR, or a query of
 /// negations only, falls back to `t.id IN (SELECT rowid ... MATCH ?)` sub-selects, which are correct but slower.
-struct QueryCompiler {
+package struct QueryCompiler {
     /// Finds the user ids for a `from:`/`to:` handle.
-    var resolveUser: (String) throws -> [Int64]
+    package var resolveUser: (String) throws -> [Int64]
+
+    /// A compiler that resolves `from:`/`to:` handles with `resolveUser`.
+    package init(resolveUser: @escaping (String) throws -> [Int64]) { self.resolveUser = resolveUser }
 
     /// The shortest unfinished word `prefixLastWord` widens: a one-letter prefix matches a large part of the index
     /// (150 ms at a million tweets), two letters stay around 30 ms, three and more a few milliseconds.
-    static let shortestPrefix = 2
+    package static let shortestPrefix = 2
 
     /// Compiles `query`; with `prefixLastWord`, a last top-level word, `#tag` or `@mention` also matches the index
     /// terms that start with it (FTS5's `"swi" *`), for results while the word is still being typed.
@@ -70,7 +73,7 @@ struct QueryCompiler {
     /// term. `from:` and `to:` resolve the handle to user ids first; a handle nobody has is not an index term, so it
     /// becomes the SQL condition that matches nothing. Words and phrases are tokenized as the body is indexed
     /// (`ScriptNGrams`); `prefix` says the phrase ends with a lone CJK or Thai character, matched as a prefix.
-    func columnPhrases(of term: QueryTerm) throws -> (column: String, phrases: [String], prefix: Bool)? {
+    package func columnPhrases(of term: QueryTerm) throws -> (column: String, phrases: [String], prefix: Bool)? {
         switch term {
         case .keyword(let text), .phrase(let text):
             let (tokens, prefix) = ScriptNGrams.queryText(text)

@@ -13,7 +13,7 @@ import Synchronization
 /// the store holds stay readable. Until enough objects have come to train one (`trainingSamples`), objects are
 /// compressed without a dictionary. Dictionaries and contexts are safe to share between threads: the former are
 /// read-only, the latter are lent out of a pool one caller at a time.
-final class OriginalsCodec: Sendable {
+package final class OriginalsCodec: Sendable {
     /// How many objects a batch must hold to train the dictionary from it.
     static let trainingSamples = 1_000
     /// The dictionary's size: enough for the shared keys and the common values of tweets and users.
@@ -21,6 +21,9 @@ final class OriginalsCodec: Sendable {
     /// zstd's level with a dictionary: level 3 (its default) packs these objects within a few percent of level 9
     /// at several times the speed.
     static let level: Int32 = 3
+
+    /// A codec with no dictionary yet: it compresses without one until a dictionary is installed or trained.
+    package init() {}
 
     /// A trained dictionary, digested for both directions. Immutable after creation.
     final class Dictionary: @unchecked Sendable {
@@ -115,7 +118,7 @@ final class OriginalsCodec: Sendable {
     }
 
     /// One object compressed with the current dictionary (or none).
-    func compress(_ bytes: [UInt8]) -> [UInt8] {
+    package func compress(_ bytes: [UInt8]) -> [UInt8] {
         let (context, dictionary) = state.withLock { state in
             (state.compressors.popLast() ?? Context(compresses: true), state.current)
         }
@@ -141,7 +144,7 @@ final class OriginalsCodec: Sendable {
 
     /// The object a blob holds. `loadDictionary` fetches a dictionary this codec has not seen (another process
     /// trained it); a blob that is not a zstd frame is returned as it is.
-    func decompress(_ blob: [UInt8], loadDictionary: (UInt32) throws -> [UInt8]?) throws -> [UInt8] {
+    package func decompress(_ blob: [UInt8], loadDictionary: (UInt32) throws -> [UInt8]?) throws -> [UInt8] {
         guard blob.count >= 4, blob[0] == 0x28, blob[1] == 0xB5, blob[2] == 0x2F, blob[3] == 0xFD else { return blob }
         let (id, size) = blob.withUnsafeBytes {
             (ZSTD_getDictID_fromFrame($0.baseAddress, $0.count), ZSTD_getFrameContentSize($0.baseAddress, $0.count))

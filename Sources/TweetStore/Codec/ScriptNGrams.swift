@@ -16,16 +16,16 @@ import Foundation
 /// The units are `Character`s (grapheme clusters), so a Thai consonant keeps its vowel and tone marks. Within a run,
 /// decomposed kana and Hangul are composed (NFC) and halfwidth katakana widened (NFKC); everywhere, fullwidth ASCII
 /// (`２０２４`, `ＡＢＣ`) is folded to ASCII and variation selectors dropped, so an emoji's selector is no token.
-enum ScriptNGrams {
+package enum ScriptNGrams {
     /// The body text as the index should hold it. Text with no character this type changes comes back as it is.
-    static func indexText(_ text: String) -> String {
+    package static func indexText(_ text: String) -> String {
         guard needsWork(text) else { return text }
         return segment(text, queryEnd: false).text
     }
 
     /// A query word or phrase tokenized as `indexText` tokenizes documents. `prefix` is true when it ends with a run of
     /// one character, which must be matched as an FTS5 prefix (`"… 猫" *`) to find it inside longer runs.
-    static func queryText(_ text: String) -> (text: String, prefix: Bool) {
+    package static func queryText(_ text: String) -> (text: String, prefix: Bool) {
         guard needsWork(text) else { return (text, false) }
         return segment(text, queryEnd: true)
     }

@@ -5,12 +5,12 @@ import TweetKit
 ///
 /// The index is contentless (it keeps no copy of the text), so removing a tweet's entry means handing FTS5 exactly the
 /// values indexed before. They are therefore computed only from what the tweet's own row keeps, by this one function.
-struct TweetDocument: Equatable, Sendable {
-    var body: String
-    var tags: String
-    var cashtags: String
-    var mentions: String
-    var urls: String
+package struct TweetDocument: Equatable, Sendable {
+    package var body: String
+    package var tags: String
+    package var cashtags: String
+    package var mentions: String
+    package var urls: String
     /// Who wrote it, to whom it replies and which conversation it belongs to, as tokens (`a<author id>`,
     /// `r<user id>`, `c<conversation id>`) that `from:`, `to:` and `conversation_id:` look up, and the tweet it replies
     /// to (`p<tweet id>`), by which `thread` finds the replies of sources that have no conversation ids (archives).
@@ -19,9 +19,9 @@ struct TweetDocument: Equatable, Sendable {
     /// These live in the full-text index rather than in B-tree indexes on `tweets` because FTS5 merges new entries in
     /// sorted segments: random author ids cost an import almost nothing there, while a B-tree index on them dirtied
     /// a page per tweet and made a 1M-tweet import spend a third of its time writing index pages.
-    var refs: String
+    package var refs: String
 
-    init(_ tweet: Tweet) {
+    package init(_ tweet: Tweet) {
         let text = Self.unescapeHTML(tweet.text)
         // Chinese, Japanese, Korean and Thai runs become overlapping bigrams (see `ScriptNGrams`).
         body = ScriptNGrams.indexText(text)
@@ -52,13 +52,13 @@ struct TweetDocument: Equatable, Sendable {
     }
 
     /// The `refs` token `from:` looks for.
-    static func authorToken(_ id: UInt64) -> String { "a\(id)" }
+    package static func authorToken(_ id: UInt64) -> String { "a\(id)" }
     /// The `refs` token `to:` looks for.
-    static func replyToken(_ id: UInt64) -> String { "r\(id)" }
+    package static func replyToken(_ id: UInt64) -> String { "r\(id)" }
     /// The `refs` token of the replies to a tweet.
-    static func parentToken(_ id: UInt64) -> String { "p\(id)" }
+    package static func parentToken(_ id: UInt64) -> String { "p\(id)" }
     /// The `refs` token `conversation_id:` looks for.
-    static func conversationToken(_ id: UInt64) -> String { "c\(id)" }
+    package static func conversationToken(_ id: UInt64) -> String { "c\(id)" }
 
     /// The API escapes only these; decoding them keeps `AT&amp;T` from indexing the word "amp".
     static func unescapeHTML(_ text: String) -> String {

@@ -2,29 +2,29 @@ import Foundation
 import TweetKit
 
 /// Bits of `tweets.flags`: what queries filter on, plus what is needed to rebuild the model exactly.
-struct TweetFlags: OptionSet {
-    let rawValue: Int64
-    static let retweet = TweetFlags(rawValue: 1)
-    static let reply = TweetFlags(rawValue: 2)
-    static let quote = TweetFlags(rawValue: 4)
-    static let links = TweetFlags(rawValue: 8)
-    static let media = TweetFlags(rawValue: 16)
-    static let mentions = TweetFlags(rawValue: 32)
-    static let hashtags = TweetFlags(rawValue: 64)
+package struct TweetFlags: OptionSet, Sendable {
+    package let rawValue: Int64
+    package static let retweet = TweetFlags(rawValue: 1)
+    package static let reply = TweetFlags(rawValue: 2)
+    package static let quote = TweetFlags(rawValue: 4)
+    package static let links = TweetFlags(rawValue: 8)
+    package static let media = TweetFlags(rawValue: 16)
+    package static let mentions = TweetFlags(rawValue: 32)
+    package static let hashtags = TweetFlags(rawValue: 64)
     /// Stored only because another tweet refers to it (`includes.tweets`): looked up, never a search result, not indexed.
-    static let includedOnly = TweetFlags(rawValue: 128)
+    package static let includedOnly = TweetFlags(rawValue: 128)
     /// `conversation_id` equals the tweet's own id (stored as NULL to keep the conversation index small).
-    static let startsConversation = TweetFlags(rawValue: 256)
-    static let hasMetrics = TweetFlags(rawValue: 512)
-    static let sensitivityKnown = TweetFlags(rawValue: 1024)
-    static let sensitive = TweetFlags(rawValue: 2048)
+    package static let startsConversation = TweetFlags(rawValue: 256)
+    package static let hasMetrics = TweetFlags(rawValue: 512)
+    package static let sensitivityKnown = TweetFlags(rawValue: 1024)
+    package static let sensitive = TweetFlags(rawValue: 2048)
     /// A retweet without its original's id (`Tweet.retweetsUnidentifiedOriginal`, from archives); `retweet` is set too.
     /// A high bit, well apart from the ones above, so bits added beside them on other branches do not collide.
-    static let retweetsUnidentifiedOriginal = TweetFlags(rawValue: 1 << 20)
+    package static let retweetsUnidentifiedOriginal = TweetFlags(rawValue: 1 << 20)
 
-    init(rawValue: Int64) { self.rawValue = rawValue }
+    package init(rawValue: Int64) { self.rawValue = rawValue }
 
-    init(_ kind: QueryTerm.TweetKind) {
+    package init(_ kind: QueryTerm.TweetKind) {
         switch kind {
         case .retweet: self = .retweet
         case .reply: self = .reply
@@ -32,7 +32,7 @@ struct TweetFlags: OptionSet {
         }
     }
 
-    init(_ feature: QueryTerm.TweetFeature) {
+    package init(_ feature: QueryTerm.TweetFeature) {
         switch feature {
         case .links: self = .links
         case .media: self = .media
@@ -43,12 +43,12 @@ struct TweetFlags: OptionSet {
 }
 
 /// The row form of a tweet and back. Columns hold what queries filter on; `extra` holds the rest in `ByteWriter` form.
-enum TweetRecord {
+package enum TweetRecord {
     static let columns =
         "t.id, t.author_id, t.created_at, t.conversation_id, t.reply_to_user, t.lang, t.flags, "
         + "t.likes, t.reposts, t.replies, t.quotes, t.text, t.extra"
 
-    static func flags(for tweet: Tweet, includedOnly: Bool) -> TweetFlags {
+    package static func flags(for tweet: Tweet, includedOnly: Bool) -> TweetFlags {
         var flags: TweetFlags = []
         for reference in tweet.referencedTweets {
             switch reference.kind {
@@ -73,7 +73,7 @@ enum TweetRecord {
         return flags
     }
 
-    static func milliseconds(_ date: Date) -> Int64 {
+    package static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
@@ -110,7 +110,7 @@ enum TweetRecord {
 
     private static let extraVersion: UInt8 = 1
 
-    static func encodeExtra(_ tweet: Tweet) -> [UInt8] {
+    package static func encodeExtra(_ tweet: Tweet) -> [UInt8] {
         let entities = tweet.entities
         let impressions = tweet.metrics?.impressions
         let bookmarks = tweet.metrics?.bookmarks
@@ -157,7 +157,7 @@ enum TweetRecord {
         return writer.bytes
     }
 
-    static func decodeExtra(_ bytes: [UInt8], into tweet: inout Tweet) throws {
+    package static func decodeExtra(_ bytes: [UInt8], into tweet: inout Tweet) throws {
         guard !bytes.isEmpty else { return }
         var reader = ByteReader(bytes)
         guard try reader.byte() == extraVersion else { throw StoreError(message: "damaged record in the store") }

@@ -1,0 +1,144 @@
+import Foundation
+import TweetKit
+import TweetStore
+
+/// What an import of a JSON Lines file did.
+public struct PostgresImportReport: Hashable, Sendable {
+    /// Lines read in all runs of this file (blank lines included).
+    public var lines: Int
+    /// Result tweets the file added to the store in all runs.
+    public var tweets: Int
+    /// Lines that did not decode.
+    public var errors: Int
+    /// The line a resumed import started after (0 for a fresh one).
+    public var resumedAfterLine: Int
+    /// Whether the file had been imported completely already, so nothing was read.
+    public var alreadyDone: Bool
+}
+
+extension PostgresStore {
+    /// Imports a JSON Lines file (twarc2 output, API responses, one tweet per line) in batches of `batchLines`.
+    ///
+    /// Each batch commits in one transaction together with the file's `imports` row (byte offset, line, counts), so
+    /// an import killed at any point resumes after the last committed line when run again on the same unchanged
+    /// file, and the counts come out exact. A role without the right to write gets `PostgresError.readOnly` before
+    /// anything is read.
+    public func importJSONL(
+        at url: URL, collection: String? = nil, batchLines: Int = 5_000,
+        decodeLine: @escaping @Sendable (Data) throws -> Page? = { line in
+            try CollectionLineDecoder.decode(line: line, keepOriginals: true)
+        }
+    ) async throws -> PostgresImportReport {
+        let path = url.standardizedFileURL.path
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let size = Int64((attributes[.size] as? NSNumber)?.int64Value ?? 0)
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let codec = OriginalsCodec()
+        return try withConnection { connection in
+            let writable =
+                try connection.scalar("SELECT has_table_privilege('tweets', 'INSERT')::int", doing: "importing")
+            guard writable == 1 else { throw PostgresError(.readOnly, address: connection.address) }
+            var state = try ImportState.load(connection, path: path, size: size, modified: modified)
+            if state.finished {
+                return PostgresImportReport(
+                    lines: state.line, tweets: state.tweets, errors: state.errors, resumedAfterLine: state.line,
+                    alreadyDone: true)
+            }
+            let resumedAfter = state.line
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            try handle.seek(toOffset: UInt64(state.offset))
+            let writer = PostgresWriter(connection: connection, codec: codec)
+            var pending: [UInt8] = []
+            var lines: [Data] = []
+            var consumed = state.offset
+            func commit() throws {
+                var pages: [Page] = []
+                var errors = 0
+                for line in lines where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+                    do {
+                        if let page = try decodeLine(line) { pages.append(page) }
+                    } catch {
+                        errors += 1
+                    }
+                }
+                var next = state
+                next.offset = consumed
+                next.line += lines.count
+                next.errors += errors
+                try connection.transaction {
+                    next.tweets += try writer.write(pages, collection: collection)
+                    try next.save(connection)
+                }
+                state = next
+                lines.removeAll(keepingCapacity: true)
+            }
+            while true {
+                let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+                if chunk.isEmpty { break }
+                pending += chunk
+                var start = 0
+                while let newline = pending[start...].firstIndex(of: 10) {
+                    lines.append(Data(pending[start..<newline]))
+                    consumed += Int64(newline - start + 1)
+                    start = newline + 1
+                    if lines.count >= batchLines { try commit() }
+                }
+                pending.removeFirst(start)
+            }
+            if !pending.isEmpty {
+                lines.append(Data(pending))
+                consumed += Int64(pending.count)
+            }
+            state.finished = true
+            try commit()
+            return PostgresImportReport(
+                lines: state.line, tweets: state.tweets, errors: state.errors, resumedAfterLine: resumedAfter,
+                alreadyDone: false)
+        }
+    }
+}
+
+/// The `imports` row of one file: how far its import got, committed with each batch.
+private struct ImportState {
+    var path: String
+    var size: Int64
+    var modified: Double
+    var offset: Int64 = 0
+    var line = 0
+    var tweets = 0
+    var errors = 0
+    var finished = false
+
+    /// The row for this file, or a fresh start when there is none or the file changed since.
+    static func load(_ connection: PGConnection, path: String, size: Int64, modified: Double) throws -> ImportState {
+        let fresh = ImportState(path: path, size: size, modified: modified)
+        let rows = try connection.rows(
+            "SELECT size, modified, \"offset\", line, tweets, errors, finished FROM imports WHERE path = $1",
+            [.text(path)], doing: "reading the import's progress"
+        ) { row -> ImportState in
+            var state = fresh
+            guard row.int64(0) == size, row.double(1) == modified else { return fresh }
+            state.offset = row.int64(2)
+            state.line = Int(row.int64(3))
+            state.tweets = Int(row.int64(4))
+            state.errors = Int(row.int64(5))
+            state.finished = row.text(6) == "t"
+            return state
+        }
+        return rows.first ?? fresh
+    }
+
+    func save(_ connection: PGConnection) throws {
+        try connection.execute(
+            "INSERT INTO imports(path, size, modified, \"offset\", line, tweets, errors, finished) "
+                + "VALUES ($1, $2, $3::double precision, $4, $5, $6, $7, $8::boolean) ON CONFLICT (path) DO UPDATE SET "
+                + "size = EXCLUDED.size, modified = EXCLUDED.modified, \"offset\" = EXCLUDED.\"offset\", "
+                + "line = EXCLUDED.line, tweets = EXCLUDED.tweets, errors = EXCLUDED.errors, "
+                + "finished = EXCLUDED.finished",
+            [
+                .text(path), .integer(size), .text(String(modified)), .integer(offset), .integer(Int64(line)),
+                .integer(Int64(tweets)), .integer(Int64(errors)), .text(finished ? "true" : "false"),
+            ], doing: "recording the import's progress")
+    }
+}

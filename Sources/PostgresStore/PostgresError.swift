@@ -1,0 +1,116 @@
+/// A failure of the PostgreSQL store, as a sentence a person can act on.
+///
+/// libpq's and the server's own text (which can quote SQL, table names or the connection string) stays in
+/// `diagnostic` for tests and debugging; `description` never shows it.
+public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of failure it is; each kind has its own sentence.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// No server answers at the host and port (down, firewalled, or a name that does not resolve).
+        case hostUnreachable
+        /// The server refused the user name or password.
+        case authenticationFailed
+        /// The server runs, but the database named in the address does not exist.
+        case databaseMissing
+        /// The server accepts only encrypted connections (or the client asked for TLS the server lacks).
+        case tlsRequired
+        /// The role may read but not write (or the server is a read replica).
+        case readOnly
+        /// The connection was lost while a command ran; the next command connects again.
+        case connectionLost
+        /// The database has no tweetsh schema yet (`tweetsh store init` creates it).
+        case notInitialized
+        /// The schema is newer than this tweetsh knows.
+        case newerSchema
+        /// A problem with what was asked (a cursor of another search); the detail says which.
+        case invalidRequest
+        /// Anything else the server reported: a bug to report, described without SQL.
+        case internalFailure
+    }
+
+    /// What kind of failure.
+    public var kind: Kind
+    /// The store's address with any password masked (`postgresql://user:***@host/db`).
+    public var address: String
+    /// Words from the store itself that complete the sentence; never the server's text.
+    public var detail: String?
+    /// The server's SQLSTATE when it sent one (`42501`), for tests.
+    public var sqlState: String?
+    /// libpq's or the server's own message, for debugging; never shown.
+    var diagnostic: String?
+
+    /// An error of `kind` about the store at `address` (already masked).
+    public init(_ kind: Kind, address: String, detail: String? = nil, sqlState: String? = nil) {
+        self.kind = kind
+        self.address = address
+        self.detail = detail
+        self.sqlState = sqlState
+    }
+
+    /// The sentence the shell prints.
+    public var description: String {
+        let store = "the PostgreSQL store \(address)"
+        switch kind {
+        case .hostUnreachable:
+            return "cannot reach \(store): no server answers there (is it running, and are host and port right?)"
+        case .authenticationFailed:
+            return "\(store) refused the login: check the user name and the password "
+                + "(PGPASSWORD, ~/.pgpass or PGSERVICE)"
+        case .databaseMissing:
+            return "\(store) names a database the server does not have; create it, then run `tweetsh store init`"
+        case .tlsRequired:
+            return "\(store) needs an encrypted connection: add sslmode=require (and sslrootcert=…) to the address"
+        case .readOnly:
+            return "this store is read-only for you (\(address)): ask its owner for the importer role"
+        case .connectionLost:
+            return "lost the connection to \(store); the next command connects again"
+        case .notInitialized:
+            return "\(store) has no tweetsh schema yet; run `tweetsh store init` as its owner"
+        case .newerSchema:
+            return "\(store) was made by a newer tweetsh; update tweetsh to use it"
+        case .invalidRequest:
+            return detail ?? "the request does not fit this store"
+        case .internalFailure:
+            return "\(store) failed\(detail.map { " while \($0)" } ?? ""); this is a bug, please report it"
+        }
+    }
+}
+
+extension PostgresError {
+    /// Classifies a failed connection attempt. libpq sends no SQLSTATE for these, so its English message decides;
+    /// an unknown message counts as an unreachable host, which is what the user sees anyway.
+    static func connecting(_ message: String, address: String) -> PostgresError {
+        let text = message.lowercased()
+        let kind: Kind
+        if text.contains("password authentication failed") || text.contains("no password supplied")
+            || text.contains("authentication failed") || text.contains("role \"") && text.contains("does not exist")
+        {
+            kind = .authenticationFailed
+        } else if text.contains("database \"") && text.contains("does not exist") {
+            kind = .databaseMissing
+        } else if text.contains("ssl") || text.contains("encryption") {
+            kind = .tlsRequired
+        } else {
+            kind = .hostUnreachable
+        }
+        var error = PostgresError(kind, address: address)
+        error.diagnostic = message
+        return error
+    }
+
+    /// Classifies a failed command by its SQLSTATE.
+    static func command(sqlState: String?, message: String, address: String, doing: String) -> PostgresError {
+        let kind: Kind
+        switch sqlState {
+        case "42501", "25006": kind = .readOnly  // insufficient_privilege, read_only_sql_transaction
+        case "28000", "28P01": kind = .authenticationFailed
+        case "3D000": kind = .databaseMissing
+        case let state? where state.hasPrefix("08") || state.hasPrefix("57P"): kind = .connectionLost
+        case nil: kind = .connectionLost  // no result at all: the server went away
+        default: kind = .internalFailure
+        }
+        var error = PostgresError(kind, address: address, detail: kind == .internalFailure ? doing : nil)
+        error.sqlState = sqlState
+        error.diagnostic = message
+        return error
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import TweetKit
+import TweetStore
+
+extension PostgresStore {
+    /// Every collection with its count and date range, oldest collection first, as the SQLite store lists them.
+    public func collections() async throws -> [CollectionInfo] {
+        try withConnection { connection in
+            try connection.rows(
+                """
+                SELECT c.name, count(t.id), min(t.created_at), max(t.created_at) FROM collections c
+                LEFT JOIN collection_tweets m ON m.collection = c.name
+                LEFT JOIN tweets t ON t.id = m.tweet_id AND (t.flags & 128) = 0
+                GROUP BY c.name, c.created_at ORDER BY c.created_at, c.name
+                """, doing: "listing collections"
+            ) { row in
+                CollectionInfo(
+                    name: row.text(0), tweets: Int(row.int64(1)),
+                    earliest: row.optionalInt64(2).map { Date(timeIntervalSince1970: Double($0) / 1_000) },
+                    latest: row.optionalInt64(3).map { Date(timeIntervalSince1970: Double($0) / 1_000) },
+                    hidden: false)
+            }
+        }
+    }
+
+    /// Deletes a collection in one transaction: its tweets that no other collection holds leave the store, the rest
+    /// stay with their other collections; unfinished import records are forgotten, so a later import of the same
+    /// file starts again instead of resuming past tweets that are gone. Returns (deleted, kept).
+    @discardableResult
+    public func drop(collection name: String) async throws -> (deleted: Int, kept: Int) {
+        try withConnection { connection in
+            try connection.transaction {
+                let exists = try connection.scalar(
+                    "SELECT count(*) FROM collections WHERE name = $1", [.text(name)], doing: "dropping a collection")
+                guard exists == 1 else {
+                    throw PostgresError(
+                        .invalidRequest, address: connection.address,
+                        detail: "no collection named '\(name)'; 'collections' lists them")
+                }
+                let total = Int(
+                    try connection.scalar(
+                        "SELECT count(*) FROM collection_tweets WHERE collection = $1", [.text(name)],
+                        doing: "dropping a collection") ?? 0)
+                let deleted = try connection.execute(
+                    """
+                    DELETE FROM tweets WHERE id IN (SELECT tweet_id FROM collection_tweets WHERE collection = $1)
+                    AND id NOT IN (SELECT tweet_id FROM collection_tweets WHERE collection <> $1)
+                    """, [.text(name)], doing: "dropping a collection")
+                try connection.execute(
+                    "DELETE FROM collections WHERE name = $1", [.text(name)], doing: "dropping a collection")
+                try connection.execute("DELETE FROM imports WHERE NOT finished", doing: "dropping a collection")
+                return (deleted, total - deleted)
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Synchronization
+import TweetKit
+import TweetStore
+
+/// The shared store: tweets in a PostgreSQL database that several people search at once, behind the same protocols
+/// as the SQLite `TweetStore` (`TweetSource`, `PageCache`, imports, collections).
+///
+/// One store holds one connection and uses it for one command at a time. When the server goes away mid-command the
+/// command fails with `PostgresError.connectionLost`, the connection is dropped, and the next command connects again.
+public final class PostgresStore: TweetSource, PageCache, Sendable {
+    /// The source's name in prompts and messages.
+    public let name = "postgresql"
+    /// The address with any password masked, for every message, history entry and log line.
+    public let address: String
+    /// Counting stops here, as in the SQLite store.
+    public let countLimit: Int
+    private let conninfo: String
+    private let connection: Mutex<PGConnection?>
+
+    /// Opens the store at `address` (a `postgresql://` URL, a libpq key/value string, or "" for the `PG*`
+    /// variables). With `migrate`, a store without the current schema is created or upgraded (under an advisory
+    /// lock); without it, a store whose schema is missing or old is refused with a message naming `store init`.
+    public init(address: String, migrate: Bool = true, countLimit: Int = 10_000) throws {
+        self.conninfo = address
+        self.address = ConnectionAddress.masked(address)
+        self.countLimit = countLimit
+        let opened = try PGConnection(conninfo: address)
+        if migrate {
+            try PostgresSchema.migrate(opened)
+        } else {
+            let version = try PostgresSchema.version(opened)
+            if version > PostgresSchema.currentVersion {
+                throw PostgresError(.newerSchema, address: opened.address)
+            }
+            if version < PostgresSchema.currentVersion {
+                throw PostgresError(.notInitialized, address: opened.address)
+            }
+        }
+        connection = Mutex(opened)
+    }
+
+    /// Creates or upgrades the schema; returns whether this call did the work (false when it was done already, or
+    /// another process did it while this one waited for the lock).
+    public func migrate() throws -> Bool {
+        try withConnection { try PostgresSchema.migrate($0) }
+    }
+
+    /// The server process of the current connection (connecting first when there is none).
+    public func serverProcessID() throws -> Int32 {
+        try withConnection { $0.serverProcessID }
+    }
+
+    /// Closes the connection; a later command opens a new one.
+    public func close() {
+        connection.withLock { $0 = nil }
+    }
+
+    /// Runs `body` on the connection, connecting first when there is none (or the last one broke). A lost
+    /// connection is dropped so the next call reconnects.
+    func withConnection<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
+        try connection.withLock { current -> T in
+            if current == nil || current?.isUsable == false {
+                current = nil
+                current = try PGConnection(conninfo: conninfo)
+            }
+            guard let open = current else { throw PostgresError(.connectionLost, address: address) }
+            do {
+                return try body(open)
+            } catch let error as PostgresError where error.kind == .connectionLost || !open.isUsable {
+                current = nil
+                throw error
+            }
+        }
+    }
+
+    // MARK: TweetSource
+
+    /// One page of matches for `request.query`; `cursor` is the previous page's `nextToken`.
+    public func search(_ request: SearchRequest, cursor: String?) async throws -> Page {
+        try await search(SearchQuery(parsing: request.query), request: request, cursor: cursor)
+    }
+
+    /// One page of matches for an already parsed query (the request's `query` text is ignored).
+    public func search(_ query: SearchQuery, request: SearchRequest, cursor: String?) async throws -> Page {
+        let countLimit = self.countLimit
+        return try withConnection { connection in
+            try PostgresSearch(connection: connection, countLimit: countLimit)
+                .search(query, request: request, cursor: cursor)
+        }
+    }
+
+    /// The stored tweets with these ids, in the order asked; unknown ids come back as `Not Found Error`s, as from X.
+    public func lookup(ids: [TweetID]) async throws -> Page {
+        try withConnection { connection in
+            let reader = PostgresReader(connection: connection)
+            let stored = try reader.tweets(ids)
+            var found: [Tweet] = []
+            var errors: [PartialError] = []
+            for id in ids {
+                if let tweet = stored[id] {
+                    found.append(tweet)
+                } else {
+                    errors.append(
+                        PartialError(
+                            value: id.description, detail: "Could not find tweet with ids: [\(id)].",
+                            title: "Not Found Error", resourceType: "tweet", parameter: "ids",
+                            resourceID: id.description, type: "https://api.twitter.com/2/problems/resource-not-found"))
+                }
+            }
+            var page = try reader.page(with: found)
+            page.errors = errors
+            page.resultCount = found.count
+            return page
+        }
+    }
+
+    /// A user's stored tweets, newest first (`from:username`).
+    public func userTimeline(username: String, cursor: String?, limit: Int) async throws -> Page {
+        guard case .term(.from(let handle))? = try? SearchQuery(parsing: "from:" + username).root else {
+            throw PostgresError(.invalidRequest, address: address, detail: "'\(username)' is not a username")
+        }
+        let request = SearchRequest(query: "from:\(handle)", pageSize: limit)
+        return try await search(SearchQuery(.term(.from(handle))), request: request, cursor: cursor)
+    }
+
+    /// The stored tweets of a conversation, newest first (`conversation_id:id`).
+    public func conversation(id: TweetID, cursor: String?, limit: Int) async throws -> Page {
+        let request = SearchRequest(query: "conversation_id:\(id)", pageSize: limit)
+        return try await search(SearchQuery(.term(.conversationID(id))), request: request, cursor: cursor)
+    }
+
+    /// How many tweets (results, not tweets stored only as references), users and media the store holds.
+    public func counts() throws -> (tweets: Int, users: Int, media: Int) {
+        try withConnection { connection in
+            let tweets = try connection.scalar("SELECT count(*) FROM tweets WHERE (flags & 128) = 0") ?? 0
+            let users = try connection.scalar("SELECT count(*) FROM users") ?? 0
+            let media = try connection.scalar("SELECT count(*) FROM media") ?? 0
+            return (Int(tweets), Int(users), Int(media))
+        }
+    }
+}
+
+extension PostgresStore {
+    /// Writes pages (an API response, a generated corpus) in one transaction; their result tweets join `collection`.
+    /// Returns how many result tweets were new.
+    @discardableResult
+    public func insert(_ pages: [Page], collection: String? = nil) async throws -> Int {
+        let codec = OriginalsCodec()
+        return try withConnection { connection in
+            try connection.transaction {
+                try PostgresWriter(connection: connection, codec: codec).write(pages, collection: collection)
+            }
+        }
+    }
+}

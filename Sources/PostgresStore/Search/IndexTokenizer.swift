@@ -1,0 +1,59 @@
+/// Splits text into index tokens exactly as the SQLite store's FTS5 tokenizer (`unicode61 remove_diacritics 2
+/// categories 'L* N* Co M*' tokenchars '_'`) does, so a `tsvector` built from these tokens matches the same tweets as the SQLite index.
+///
+/// PostgreSQL's own parser would not do: it keeps e-mail addresses, URLs and hyphenated words whole, splits at `_`,
+/// and folds case by locale. The store therefore tokenizes in Swift and hands PostgreSQL finished lexemes.
+///
+/// The rules, checked against SQLite (PostgresEquivalenceTests): letters, digits, marks, private-use characters and
+/// `_` make tokens, anything else separates them; case is folded scalar by scalar (`ΣΑΣ` → `σασ`, never a final
+/// sigma); Latin letters lose their diacritics (`Café` → `cafe`, but `ø`, `ł`, `ß` stay); the combining diacritics
+/// FTS5 knows (most of U+0300–U+0331) are dropped from a token, other marks (Arabic harakat, Thai vowels) stay in it.
+enum IndexTokenizer {
+    /// The tokens of `text`, in order.
+    static func tokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard isTokenScalar(scalar) else {
+                if !current.isEmpty { tokens.append(String(current)) }
+                current = String.UnicodeScalarView()
+                continue
+            }
+            for lower in scalar.properties.lowercaseMapping.unicodeScalars where !isDiacritic(lower.value) {
+                current.append(withoutDiacritic(lower))
+            }
+        }
+        if !current.isEmpty { tokens.append(String(current)) }
+        return tokens
+    }
+
+    /// Letters (L*), numbers (N*), private use (Co), marks (M*) and `_`: the SQLite store's
+    /// `categories 'L* N* Co M*' tokenchars '_'`.
+    static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar == "_" { return true }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .decimalNumber, .letterNumber, .otherNumber, .privateUse, .nonspacingMark, .spacingMark, .enclosingMark:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The combining marks FTS5's `remove_diacritics` treats as diacritics (its bit masks over U+0300–U+0331).
+    static func isDiacritic(_ value: UInt32) -> Bool {
+        guard value >= 0x300, value <= 0x331 else { return false }
+        let low: UInt32 = 0x0802_9FDF
+        let high: UInt32 = 0x0003_61F8
+        return value < 0x320 ? low & (1 << (value - 0x300)) != 0 : high & (1 << (value - 0x320)) != 0
+    }
+
+    /// A Latin letter with diacritics as its base letter; any other scalar as it is.
+    static func withoutDiacritic(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        let value = scalar.value
+        guard (0xC0...0x24F).contains(value) || (0x1E00...0x1EFF).contains(value) else { return scalar }
+        let decomposed = String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
+        guard let base = decomposed.first, base.isASCII, decomposed.count > 1 else { return scalar }
+        return base
+    }
+}

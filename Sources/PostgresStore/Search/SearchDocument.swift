@@ -1,0 +1,65 @@
+import Foundation
+import TweetStore
+
+/// A tweet's index document as a `tsvector` literal: the SQLite store's six FTS5 columns in one vector, each column's
+/// tokens marked by a leading character that the tokenizer never keeps (`#tag`, `$cash`, `@name`, `/url`, `~a123`),
+/// so `#swift` and the word `swift` stay apart as they do in separate FTS5 columns.
+///
+/// Positions count tokens across the whole document, so a phrase (`<->`) matches consecutive tokens of one column: its
+/// lexemes all carry that column's mark.
+enum SearchDocument {
+    /// The mark of each column's lexemes.
+    enum Column: String, CaseIterable {
+        case body = ""
+        case tags = "#"
+        case cashtags = "$"
+        case mentions = "@"
+        case urls = "/"
+        case refs = "~"
+
+        init?(fts5 name: String) {
+            switch name {
+            case "body": self = .body
+            case "tags": self = .tags
+            case "cashtags": self = .cashtags
+            case "mentions": self = .mentions
+            case "urls": self = .urls
+            case "refs": self = .refs
+            default: return nil
+            }
+        }
+    }
+
+    /// PostgreSQL keeps positions up to this; later tokens share it (they still match as words).
+    static let lastPosition = 16_383
+    /// PostgreSQL refuses longer lexemes; FTS5 keeps them, but no query can name a token this long anyway.
+    static let longestLexeme = 2_046
+
+    /// The `tsvector` literal of a document.
+    static func vector(_ document: TweetDocument) -> String {
+        var positions: [String: [Int]] = [:]
+        var order: [String] = []
+        var position = 0
+        let columns: [(Column, String)] = [
+            (.body, document.body), (.tags, document.tags), (.cashtags, document.cashtags),
+            (.mentions, document.mentions), (.urls, document.urls), (.refs, document.refs),
+        ]
+        for (column, text) in columns {
+            for token in IndexTokenizer.tokens(text) {
+                position = min(position + 1, lastPosition)
+                let lexeme = column.rawValue + token
+                guard lexeme.utf8.count <= longestLexeme else { continue }
+                if positions[lexeme] == nil { order.append(lexeme) }
+                positions[lexeme, default: []].append(position)
+            }
+        }
+        return order.map { lexeme in
+            quoted(lexeme) + ":" + positions[lexeme, default: []].prefix(256).map(String.init).joined(separator: ",")
+        }.joined(separator: " ")
+    }
+
+    /// A lexeme quoted for `tsvector` and `tsquery` input.
+    static func quoted(_ lexeme: String) -> String {
+        "'" + lexeme.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import PostgresTesting
+import Testing
+import TweetKit
+
+@testable import PostgresStore
+
+@Suite("Roles, secrets and failures", .enabled(if: PostgresFixtures.available, "PostgreSQL is not available"))
+struct PostgresAccessTests {
+    /// A database initialized with uniquely named roles (roles are cluster-wide), and those names.
+    static func initialized(importerPassword: String, readerPassword: String) throws -> (String, PostgresRoles) {
+        let url = try PostgresTestServer.makeDatabase()
+        let suffix = PostgresTestServer.databaseName(url)
+        let roles = PostgresRoles(importer: "imp_" + suffix, reader: "rd_" + suffix)
+        try PostgresStore.initialize(
+            address: url, roles: roles, importerPassword: importerPassword, readerPassword: readerPassword)
+        return (url, roles)
+    }
+
+    @Test func aReaderSearchesButCannotImport() async throws {
+        let (url, roles) = try Self.initialized(importerPassword: "imp-Secret-1", readerPassword: "rd-Secret-2")
+        let database = PostgresTestServer.databaseName(url)
+        let importer = try PostgresStore(
+            address: try PostgresTestServer.url(database: database, user: roles.importer, password: "imp-Secret-1"),
+            migrate: false)
+        try await importer.insert(Array(DemoCorpus(seed: 9, tweetCount: 200, pageSize: 100)))
+        let reader = try PostgresStore(
+            address: try PostgresTestServer.url(database: database, user: roles.reader, password: "rd-Secret-2"),
+            migrate: false)
+        let page = try await reader.search(SearchRequest(query: "-zzzz", pageSize: 10), cursor: nil)
+        #expect(page.tweets.count == 10)
+        let (file, _) = try PostgresStoreTests.corpusFile(tweets: 100, seed: 77)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        do {
+            _ = try await reader.importJSONL(at: file)
+            Issue.record("a reader imported")
+        } catch let error as PostgresError {
+            #expect(error.kind == .readOnly)
+            #expect(error.description.hasPrefix("this store is read-only for you"))
+        }
+        do {
+            try await reader.insert(Array(DemoCorpus(seed: 10, tweetCount: 10, pageSize: 10)))
+            Issue.record("a reader wrote pages")
+        } catch let error as PostgresError {
+            #expect(error.kind == .readOnly)
+        }
+        #expect(try importer.counts().tweets == 200)
+        let imports = try PGConnection(conninfo: url).scalar("SELECT count(*) FROM imports")
+        #expect(imports == 0)
+    }
+
+    @Test func passwordsNeverShow() async throws {
+        let secret = "Hunter2-\(UUID().uuidString.prefix(8))"
+        let (url, roles) = try Self.initialized(importerPassword: secret, readerPassword: "other-\(secret)")
+        let database = PostgresTestServer.databaseName(url)
+        let address = try PostgresTestServer.url(database: database, user: roles.importer, password: secret)
+        let store = try PostgresStore(address: address, migrate: false)
+        #expect(!store.address.contains(secret))
+        #expect(store.address.contains(roles.importer + ":***@"))
+        try await store.insert(Array(DemoCorpus(seed: 11, tweetCount: 50, pageSize: 50)))
+        // A failure's message names the store, masked.
+        do {
+            _ = try PostgresStore(
+                address: try PostgresTestServer.url(database: database, user: roles.importer, password: secret + "x"))
+            Issue.record("a wrong password was accepted")
+        } catch let error as PostgresError {
+            #expect(error.kind == .authenticationFailed)
+            #expect(!error.description.contains(secret))
+            #expect(!String(describing: error).contains(secret))
+        }
+        // Nothing in the store's tables, nor the role catalog, holds the password in clear.
+        let admin = try PGConnection(conninfo: url)
+        let dump = try admin.rows(
+            "SELECT coalesce(string_agg(t::text, ' '), '') FROM (SELECT * FROM imports) t "
+                + "UNION ALL SELECT coalesce(string_agg(t::text, ' '), '') FROM (SELECT * FROM tweets) t "
+                + "UNION ALL SELECT coalesce(string_agg(t::text, ' '), '') FROM (SELECT * FROM collections) t "
+                + "UNION ALL SELECT coalesce(string_agg(rolpassword, ' '), '') FROM pg_authid"
+        ) { $0.text(0) }.joined()
+        #expect(!dump.contains(secret))
+    }
+
+    @Test func addressesAreMaskedInBothForms() {
+        #expect(
+            ConnectionAddress.masked("postgresql://ann:pa%40ss@db.example/lab") == "postgresql://ann:***@db.example/lab"
+        )
+        #expect(
+            ConnectionAddress.masked("postgres://ann@db/lab?password=x&sslmode=require")
+                == "postgres://ann@db/lab?password=***&sslmode=require")
+        #expect(ConnectionAddress.masked("host=db password='a b\\'c' dbname=lab") == "host=db password=*** dbname=lab")
+        #expect(ConnectionAddress.masked("host=db password = s3cret dbname=lab") == "host=db password =*** dbname=lab")
+        #expect(ConnectionAddress.masked("postgresql://ann@db/lab") == "postgresql://ann@db/lab")
+    }
+
+    /// The kind of `PostgresError` opening `address` throws, nil when it opens.
+    static func failure(opening address: String, migrate: Bool = true) -> PostgresError? {
+        do {
+            _ = try PostgresStore(address: address, migrate: migrate)
+            return nil
+        } catch {
+            return error as? PostgresError
+        }
+    }
+
+    @Test func connectionFailuresAreExplained() throws {
+        let server = try PostgresTestServer.hostAndPort
+        let missing = Self.failure(opening: "postgresql://postgres@\(server)/no_such_db")
+        #expect(missing?.kind == .databaseMissing)
+        #expect(missing?.description.contains("postgresql://postgres@\(server)/no_such_db") == true)
+        let refused = Self.failure(opening: "postgresql://nobody:wrong-pw@\(server)/postgres")
+        #expect(refused?.kind == .authenticationFailed)
+        #expect(refused?.description.contains("nobody:***@") == true)
+        #expect(refused?.description.contains("wrong-pw") == false)
+        // Port 1 on loopback: nothing listens there.
+        #expect(Self.failure(opening: "postgresql://postgres@127.0.0.1:1/x")?.kind == .hostUnreachable)
+        let empty = try PostgresTestServer.makeDatabase()
+        #expect(Self.failure(opening: empty, migrate: false)?.kind == .notInitialized)
+    }
+
+    @Test func aLostConnectionFailsOneSearchAndTheNextReconnects() async throws {
+        let (store, url) = try PostgresFixtures.store()
+        try await store.insert(Array(DemoCorpus(seed: 12, tweetCount: 100, pageSize: 100)))
+        let request = SearchRequest(query: "-zzzz", pageSize: 10)
+        _ = try await store.search(request, cursor: nil)
+        // The server ends this store's session, as a restart or a failover would.
+        let pid = try store.serverProcessID()
+        try PGConnection(conninfo: url).execute("SELECT pg_terminate_backend($1)", [.integer(Int64(pid))])
+        do {
+            _ = try await store.search(request, cursor: nil)
+            Issue.record("a search on a lost connection succeeded")
+        } catch let error as PostgresError {
+            #expect(error.kind == .connectionLost)
+            #expect(error.description.contains("the next command connects again"))
+        }
+        let page = try await store.search(request, cursor: nil)
+        #expect(page.tweets.count == 10)
+        #expect(try store.serverProcessID() != pid)
+    }
+}
