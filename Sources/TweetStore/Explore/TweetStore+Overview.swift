@@ -10,8 +10,12 @@ extension TweetStore {
             request.collection = collection
             let scope = try MatchScope.build(connection, query: nil, request: request, needsRow: true)
             var totals = CollectionOverview(volume: CountSeries(query: "", granularity: .day, buckets: []))
-            var times: [Int64] = []
-            var langs = TopCounter(kind: .langs)
+            // Counted by UTC day during the pass (consecutive rows mostly share a day), widened to weeks or months at
+            // the end: no array of a million times to keep and sort.
+            var days = BucketCounter(granularity: .day)
+            var firstTime = Int64.max
+            var lastTime = Int64.min
+            var langCounts: [String: Int] = [:]
             var authorCounts: [Int64: Int] = [:]
             var hashtags = TopCounter(kind: .hashtags)
             var domains = TopCounter(kind: .domains)
@@ -29,9 +33,11 @@ extension TweetStore {
                     if flags.contains(.quote) { totals.quotes += 1 }
                     if flags.isDisjoint(with: [.retweet, .reply, .quote]) { totals.originals += 1 }
                     if let author = row.optionalInt64(1) { authorCounts[author, default: 0] += 1 }
-                    if let lang = row.optionalText(3) { langs.add(key: lang.lowercased(), count: 1) }
+                    if let lang = row.optionalText(3) { langCounts[lang, default: 0] += 1 }
                     if let time = TweetTime.milliseconds(fromSnowflake: id) ?? row.optionalInt64(2) {
-                        times.append(time)
+                        days.add(time)
+                        firstTime = min(firstTime, time)
+                        lastTime = max(lastTime, time)
                     }
                     if !flags.contains(.retweet) {
                         liked.offer(row.int(5), id)
@@ -46,14 +52,18 @@ extension TweetStore {
                 }
             }
             totals.authors = authorCounts.count
-            totals.firstTime = times.min()
-            totals.lastTime = times.max()
-            if let first = totals.firstTime, let last = totals.lastTime {
-                let granularity = CollectionOverview.sparklineGranularity(first: first, last: last)
+            if firstTime <= lastTime {
+                totals.firstTime = firstTime
+                totals.lastTime = lastTime
+                let granularity = CollectionOverview.sparklineGranularity(first: firstTime, last: lastTime)
                 var counter = BucketCounter(granularity: granularity)
-                for time in times.sorted() { counter.add(time) }
+                for day in try days.buckets() where day.count > 0 {
+                    counter.add(bucketStart: day.start, count: day.count)
+                }
                 totals.volume = CountSeries(query: "", granularity: granularity, buckets: try counter.buckets())
             }
+            var langs = TopCounter(kind: .langs)
+            for (lang, count) in langCounts { langs.add(key: lang.lowercased(), count: count) }
             totals.languages = langs.ranked(limit: 10)
             totals.topHashtags = hashtags.ranked(limit: 5)
             totals.topDomains = domains.ranked(limit: 5)
