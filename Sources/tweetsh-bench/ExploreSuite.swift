@@ -6,8 +6,10 @@ import TweetStore
 /// over the common word's matches, and `stats` over the whole store, on the store suite's generated corpus; beside
 /// each, the `jq … | sort | uniq -c` pipeline a user runs over the JSONL today, and the ratio.
 ///
-/// Usage: `tweetsh-bench explore [tweets] [--dir PATH]` (default 1,000,000 tweets; with `--dir` the JSONL and the
-/// store are kept, and a later run of the same size reuses them instead of importing again).
+/// Usage: `tweetsh-bench explore [tweets] [--dir PATH] [--no-jq]` (default 1,000,000 tweets; with `--dir` the JSONL
+/// and the store are kept, and a later run of the same size reuses them instead of importing again; `--no-jq` skips
+/// the pipelines, which take minutes each). Each workload also reports the process's CPU time, which a loaded machine
+/// inflates far less than the wall time.
 enum ExploreSuite: BenchSuite {
     static let name = "explore"
 
@@ -15,9 +17,12 @@ enum ExploreSuite: BenchSuite {
         var count = 1_000_000
         var folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweetsh-bench-explore-\(getpid())")
         var keep = false
+        var withJQ = true
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            if argument == "--dir", let path = rest.popFirst() {
+            if argument == "--no-jq" {
+                withJQ = false
+            } else if argument == "--dir", let path = rest.popFirst() {
                 folder = URL(fileURLWithPath: path)
                 keep = true
             } else if let n = Int(argument.replacingOccurrences(of: "_", with: "")) {
@@ -30,10 +35,11 @@ enum ExploreSuite: BenchSuite {
         defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
         let size = count
         let target = folder
-        return try StoreSuite.blocking { try await measure(count: size, folder: target) }
+        let pipelines = withJQ
+        return try StoreSuite.blocking { try await measure(count: size, folder: target, withJQ: pipelines) }
     }
 
-    static func measure(count: Int, folder: URL) async throws -> [Figure] {
+    static func measure(count: Int, folder: URL, withJQ: Bool) async throws -> [Figure] {
         var figures: [Figure] = []
         func add(_ id: String, _ value: Double, _ unit: String, _ label: String) {
             figures.append(Figure(suite: name, id: id, value: value, unit: unit, label: label))
@@ -58,8 +64,8 @@ enum ExploreSuite: BenchSuite {
             add("import", StoreSuite.seconds(since: start), "s", "import and optimize \(report.tweets) tweets")
         }
         let tweets = try await store.statistics().tweets
-        let jq = FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
-        if !jq { add("jq-missing", 0, "", "/usr/bin/jq is not installed: the ratios are skipped") }
+        let jq = withJQ && FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
+        if withJQ && !jq { add("jq-missing", 0, "", "/usr/bin/jq is not installed: the ratios are skipped") }
 
         // The first common word (not a stop word) with at least 100k matches; the first rare word that matches at all.
         var common: (word: String, matches: Int)?
@@ -79,12 +85,18 @@ enum ExploreSuite: BenchSuite {
         }
         for (id, word) in [("common", common.word), ("rare", rare)] {
             var times: [Double] = []
+            var cpu: [Double] = []
             var matched = 0
             for run in 0..<21 {
                 let start = DispatchTime.now().uptimeNanoseconds
+                let cpuStart = StoreSuite.cpuSeconds()
                 matched = try await countByDay(store, word).total
-                if run > 0 { times.append(StoreSuite.milliseconds(since: start)) }
+                if run > 0 {
+                    times.append(StoreSuite.milliseconds(since: start))
+                    cpu.append((StoreSuite.cpuSeconds() - cpuStart) * 1000)
+                }
             }
+            add("count-day-\(id)-cpu-p50", StoreSuite.percentile(cpu, 0.5), "cpu-ms", "the same, CPU time, p50")
             let p50 = StoreSuite.percentile(times, 0.5)
             add("count-day-\(id)-p50", p50, "ms", "count \(word) --by day (\(matched) matches), 20 runs")
             add("count-day-\(id)-p99", StoreSuite.percentile(times, 0.99), "ms", "the same, p99")
@@ -99,16 +111,22 @@ enum ExploreSuite: BenchSuite {
         }
 
         var topTimes: [Double] = []
+        var topCPU: [Double] = []
         var topRows = 0
         let query = try SearchQuery(parsing: common.word)
         for run in 0..<6 {
             let start = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = StoreSuite.cpuSeconds()
             topRows = try await store.topList(
                 .hashtags, query: query, request: SearchRequest(query: common.word), limit: 10
             )
             .rows.count
-            if run > 0 { topTimes.append(StoreSuite.milliseconds(since: start)) }
+            if run > 0 {
+                topTimes.append(StoreSuite.milliseconds(since: start))
+                topCPU.append((StoreSuite.cpuSeconds() - cpuStart) * 1000)
+            }
         }
+        add("top-hashtags-cpu", StoreSuite.percentile(topCPU, 0.5), "cpu-ms", "the same, CPU time, p50")
         let top = StoreSuite.percentile(topTimes, 0.5)
         add(
             "top-hashtags", top, "ms",
@@ -123,12 +141,18 @@ enum ExploreSuite: BenchSuite {
         }
 
         var statsTimes: [Double] = []
+        var statsCPU: [Double] = []
         var covered = 0
         for run in 0..<4 {
             let start = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = StoreSuite.cpuSeconds()
             covered = try await store.overview(collection: nil).tweets
-            if run > 0 { statsTimes.append(StoreSuite.milliseconds(since: start)) }
+            if run > 0 {
+                statsTimes.append(StoreSuite.milliseconds(since: start))
+                statsCPU.append((StoreSuite.cpuSeconds() - cpuStart) * 1000)
+            }
         }
+        add("stats-cpu", StoreSuite.percentile(statsCPU, 0.5), "cpu-ms", "the same, CPU time, p50")
         let stats = StoreSuite.percentile(statsTimes, 0.5)
         add("stats", stats, "ms", "stats over the whole store (\(covered) tweets), p50 of 3")
         if jq {
