@@ -46,6 +46,8 @@ struct StubRoutes {
         case ("POST", _) where path == "/oauth2/invalidate_token": return "POST /oauth2/invalidate_token"
         case ("GET", 4) where path == "/2/tweets/search/recent": return "GET /2/tweets/search/recent"
         case ("GET", 4) where path == "/2/tweets/search/all": return "GET /2/tweets/search/all"
+        case ("GET", 4) where path == "/2/tweets/counts/recent": return "GET /2/tweets/counts/recent"
+        case ("GET", 4) where path == "/2/tweets/counts/all": return "GET /2/tweets/counts/all"
         case ("GET", 2) where path == "/2/tweets": return "GET /2/tweets"
         case ("GET", 3) where parts[1] == "tweets": return "GET /2/tweets/:id"
         case ("GET", 5) where parts[1] == "users" && parts[2] == "by" && parts[3] == "username":
@@ -60,6 +62,7 @@ struct StubRoutes {
         switch endpoint {
         case "GET /2/tweets/search/recent": return search(request, maxLimit: 100)
         case "GET /2/tweets/search/all": return search(request, maxLimit: 500)
+        case "GET /2/tweets/counts/recent", "GET /2/tweets/counts/all": return counts(request)
         case "GET /2/tweets": return lookup(request)
         case "GET /2/tweets/:id": return lookupOne(parts[2], request: request)
         case "GET /2/users/by/username/:username": return userByName(parts[4], request: request)

@@ -168,6 +168,9 @@ final class LiveSessionTests: XCTestCase {
         terminal.type("live swift\r")
         try terminal.waitForPrompt("live> swift")
         try terminal.waitFor(" matches")
+        // The volume sparkline is a second update of the status line; once it is drawn the screen is quiet, so the
+        // next frame is the resize's.
+        try terminal.waitFor(" by day")
         usleep(300_000)
         terminal.resize(columns: 50, rows: 12)
         try terminal.waitFor("\u{1B}[H")

@@ -40,6 +40,38 @@ public struct CommandSpec: Sendable {
                 + "continues the last search of 'history searches'.",
             flags: [], examples: ["more", "more 50"]),
         CommandSpec(
+            name: "count", aliases: [],
+            synopsis:
+                "count <query> [--by minute|hour|day|week|month] [--since DATE] [--until DATE] [--source x|local] "
+                + "[--archive] [--in NAME] [--json]",
+            summary:
+                "Count matching tweets over time in UTC buckets and draw a bar chart; --json (or format json/csv) "
+                + "prints the buckets; export writes the last count.",
+            flags: ["--by", "--since", "--until", "--source", "--archive", "--in", "--json"],
+            examples: [
+                "count coffee", "count #swift --by week", "count rain --by hour --since 2024-03-01 --until 2024-03-08",
+                "count \"open data\" --source x --by day", "count vote --json",
+            ]),
+        CommandSpec(
+            name: "top", aliases: [],
+            synopsis: "top hashtags|mentions|authors|domains|langs|words [query] [--limit N] [--in NAME]",
+            summary:
+                "Rank the hashtags, mentions, authors, link domains, languages or words of a query's matches (or of "
+                + "the current results), with counts and bars.",
+            flags: ["hashtags", "mentions", "authors", "domains", "langs", "words", "--limit", "--in"],
+            examples: ["top hashtags coffee", "top authors #swift --limit 20", "top words lang:fr", "top domains"]),
+        CommandSpec(
+            name: "drill", aliases: [], synopsis: "drill <N>",
+            summary:
+                "Search the last top list's query narrowed to row N (#tag, @user, from:, url:, lang: or the word).",
+            flags: [], examples: ["drill 1", "drill 3"]),
+        CommandSpec(
+            name: "stats", aliases: [], synopsis: "stats [collection|all]",
+            summary:
+                "Overview of a collection: totals, date range with a volume sparkline, kinds, languages, top authors, "
+                + "hashtags and domains, and the most liked and retweeted tweets, numbered for show.",
+            flags: [], examples: ["stats", "stats demo", "stats all"]),
+        CommandSpec(
             name: "show", aliases: [], synopsis: "show <n|id:ID|url>",
             summary: "Show one tweet in full: text, author, time, metrics, links, tags, reply and quote context.",
             flags: [],

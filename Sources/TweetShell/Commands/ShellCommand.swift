@@ -47,6 +47,8 @@ public enum ShellCommand: Equatable, Sendable {
     case quit
     /// `live [query]`: results that update as you type (Sources/TweetShell/Live).
     case live(String?)
+    /// `count`, `top`, `drill N` and `stats` (Sources/TweetShell/Explore).
+    case explore(ExploreCommand)
 }
 
 /// What `search` was asked for.
@@ -169,6 +171,9 @@ extension ShellCommand {
                 CommandSpec.suggestion(for: first.text).map { "; did you mean '\($0)'?" }
                 ?? "; type 'help' for the list"
             throw CommandError("unknown command '\(first.text)'\(hint)", column: first.offset + 1)
+        }
+        if ExploreCommand.names.contains(spec.name) {
+            return .explore(try ExploreCommand.parse(words: words, name: spec.name))
         }
         var parser = ArgumentParser(words: words, command: spec.name)
         switch spec.name {

@@ -22,6 +22,25 @@ public enum HelpText {
             ("--format jsonl|flat|csv", "twarc2 pages (default), one tweet per line, or twarc-csv columns"),
             ("--columns a,b,c", "CSV only: just these twarc-csv columns, in this order (listed below)"),
         ],
+        "count": [
+            ("--by minute|hour|day|week|month", "the bucket width, in UTC (default day)"),
+            ("--since DATE", "from this date (2024-03-01) or time (2024-03-01T12:00:00Z), inclusive"),
+            ("--until DATE", "before this date or time"),
+            ("--source x|local", "count in the local store (from the index) or with the X API's counts endpoints"),
+            ("--archive", "X API: /2/tweets/counts/all instead of the last 7 days"),
+            ("--in NAME", "local: only this collection"),
+            ("--json", "one JSON object per bucket (start, end, count) instead of a chart"),
+        ],
+        "top": [
+            ("hashtags|mentions|authors|domains|langs|words", "what to rank; words leave out stop words and URLs"),
+            ("query", "rank every local match of it; without one, the current results"),
+            ("--limit N", "rows, 1–1000 (default 10)"),
+            ("--in NAME", "only this collection"),
+        ],
+        "drill": [
+            ("N", "row N of the last top list: its query narrowed to #tag, @user, from:, url:, lang: or the word")
+        ],
+        "stats": [("collection|all", "the collection to describe (default: the current one; all: every one)")],
         "format": [("--columns a,b,c", "with csv: print just these twarc-csv columns, in this order (listed below)")],
         "show": [
             ("n", "result n of the current list (numbers of up to 9 digits)"),

@@ -112,6 +112,10 @@ public struct LiveLayout: Sendable {
                 : "\(loaded)\(state.list.nextCursor != nil ? "+" : "") match\(loaded == 1 && state.list.nextCursor == nil ? "" : "es")"
             parts.append(count + " for '\(TerminalText.safe(search.query, lineBreak: " "))'")
         }
+        if let volume = state.volume, volume.contains(where: { $0 > 0 }) {
+            // The last 30 days of the query's volume; the live screen draws in Unicode already (its spinner).
+            parts.append(style.tag(ChartGlyphs(unicode: true).sparkline(Array(volume.suffix(30)))) + " by day")
+        }
         let frame = Self.spinnerFrames[
             ((spinnerFrame % Self.spinnerFrames.count) + Self.spinnerFrames.count) % Self.spinnerFrames.count]
         if state.isSearching { parts.append("\(frame) searching '\(TerminalText.safe(state.query, lineBreak: " "))'…") }

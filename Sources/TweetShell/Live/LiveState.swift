@@ -48,6 +48,9 @@ public struct LiveState: Sendable, Equatable {
     public var hint: String?
     /// What the source said about the answer, such as `(cached, 4 min ago)`.
     public var note: String?
+    /// The query's daily volume over the store (local source only), oldest day first, for the status line's
+    /// sparkline; nil until its count arrives (Sources/TweetShell/Explore).
+    public var volume: [Int]? = nil
 
     /// An empty state.
     public init(

@@ -49,6 +49,8 @@ public final class LiveViewModel: @unchecked Sendable {
         /// The source finished; after a page or a failure this changes nothing, but a source that ends without
         /// either must not leave the spinner turning.
         case finished(generation: Int)
+        /// The query's daily volume arrived (local source with a volume service).
+        case volume(generation: Int, counts: [Int])
     }
 
     private let lock = NSLock()
@@ -58,13 +60,19 @@ public final class LiveViewModel: @unchecked Sendable {
     private var generation = 0
     private var busy = false
     private var subscriptions = Set<AnyCancellable>()
+    private let volume: (any ExploreService)?
 
     /// Binds the pipeline. Timing and state changes run on `scheduler` (a dispatch queue in the shell, TestScheduler
     /// in tests); `initialQuery` is searched after the debounce like anything typed.
+    ///
+    /// With `volume`, a local search also counts its query by day through the explore service (the `count` code),
+    /// inside the same switchToLatest, so the count is cancelled with the search it belongs to.
     public init<S: Scheduler>(
-        service: any SearchService, settings: LiveSettings, scheduler: S, initialQuery: String = ""
+        service: any SearchService, settings: LiveSettings, scheduler: S, initialQuery: String = "",
+        volume: (any ExploreService)? = nil
     ) {
         self.settings = settings
+        self.volume = settings.source == .local ? volume : nil
         query = CurrentValueSubject(initialQuery)
         let prefixes = settings.source == .local
         let searches =
@@ -115,9 +123,18 @@ public final class LiveViewModel: @unchecked Sendable {
             var options = SearchOptions(query: text, source: settings.source)
             options.recordsHistory = false
             options.prefixLastWord = typed.unfinished
-            return Self.events(
+            let events = Self.events(
                 of: service.firstPage(for: options, pageSize: settings.pageSize), generation: current,
                 query: text, target: .first(options))
+            guard let volume else { return events }
+            let counts = volume.run(.count(CountOptions(query: text, granularity: .day)))
+                .compactMap { progress -> Event? in
+                    guard case .answer(.count(let series, _)) = progress else { return nil }
+                    return Event.volume(generation: current, counts: series.buckets.map(\.count))
+                }
+                // A query the count cannot take (an unfinished quote) just has no sparkline; the search says why.
+                .catch { _ in Empty<Event, Never>() }
+            return events.merge(with: counts).eraseToAnyPublisher()
         case .more:
             guard !busy, let search = snapshot.list.search, let cursor = snapshot.list.nextCursor else {
                 lock.unlock()
@@ -155,6 +172,7 @@ public final class LiveViewModel: @unchecked Sendable {
                 next.query = query
                 next.isSearching = true
                 next.note = nil
+                next.volume = nil
             } else {
                 next.isLoadingMore = true
             }
@@ -194,6 +212,9 @@ public final class LiveViewModel: @unchecked Sendable {
             next.isLoadingMore = false
             next.wait = nil
             busy = false
+        case .volume(let g, let counts):
+            guard g == generation else { return lock.unlock() }
+            next.volume = counts
         case .cleared(let g, let query):
             guard g == generation else { return lock.unlock() }
             next = LiveState(query: query)

@@ -15,7 +15,8 @@ extension ShellSession {
         let service = ShellSearchService(store: store, sources: sources)
         let queue = DispatchQueue(label: "tweetsh.live")
         let liveModel = LiveViewModel(
-            service: service, settings: settings, scheduler: queue, initialQuery: initialQuery ?? "")
+            service: service, settings: settings, scheduler: queue, initialQuery: initialQuery ?? "",
+            volume: ShellExploreService(store: store, sources: sources))
         defer { liveModel.stop() }
         let screen = LiveScreen(viewModel: liveModel, style: output.style)
         switch await screen.run(initialQuery: initialQuery ?? "") {

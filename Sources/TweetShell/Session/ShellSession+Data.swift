@@ -24,6 +24,8 @@ extension ShellSession {
         -> CommandStatus
     {
         if all { return await exportAll(to: rawPath, format: format, columns: columns) }
+        // A count, when it is the current result (the last command that gave one), is what `export` writes.
+        if let status = exportCount(to: rawPath, format: format) { return status }
         let list = viewModel.results
         guard !list.items.isEmpty else {
             output.error("nothing to export: search first")

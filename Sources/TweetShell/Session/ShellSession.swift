@@ -25,6 +25,8 @@ public final class ShellSession: @unchecked Sendable {
     let sources: SourceState
     let viewModel: SearchViewModel
     let printer: OutcomePrinter
+    /// `count`, `top` and `stats`: their view model and printer (Sources/TweetShell/Explore).
+    let explore: ExploreSession
     let client: XAPIClient
     let authenticator: Authenticator
     let environment: [String: String]
@@ -66,7 +68,10 @@ public final class ShellSession: @unchecked Sendable {
         let service = ShellSearchService(store: store, sources: sources, credentials: credentials)
         viewModel = SearchViewModel(service: service, pageSize: config.pageSize, scheduler: ImmediateScheduler.shared)
         printer = OutcomePrinter(output: output, settings: display.current)
+        explore = ExploreSession(
+            store: store, sources: sources, output: output, environment: environment, settings: display.current)
         bindOutputs()
+        bindExplore()
     }
 
     private func bindOutputs() {
@@ -174,6 +179,7 @@ public final class ShellSession: @unchecked Sendable {
         case .help(let topic): return help(topic)
         case .quit: return .quit
         case .live(let query): return await live(query)
+        case .explore(let command): return await explore(command)
         }
     }
 

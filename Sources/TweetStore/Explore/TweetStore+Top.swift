@@ -1,0 +1,70 @@
+import Foundation
+import TweetKit
+
+extension TweetStore {
+    /// Ranks the `kind` keys of the tweets matching `query` (nil: every searchable tweet), `limit` rows, most first.
+    ///
+    /// Authors and languages are grouped in SQL; hashtags, mentions and domains read only the rows whose flags say
+    /// they have some, and decode their entities; words read the text. Cancelling the task interrupts it.
+    public func topList(
+        _ kind: TopKind, query: SearchQuery?, request: SearchRequest, limit: Int
+    ) async throws -> TopList {
+        try await database.run { connection in
+            let counter = try Self.count(kind, connection: connection, query: query, request: request)
+            return TopList(kind: kind, query: request.query, rows: counter.ranked(limit: limit), tweets: counter.tweets)
+        }
+    }
+
+    private static func count(
+        _ kind: TopKind, connection: Connection, query: SearchQuery?, request: SearchRequest
+    ) throws -> TopCounter {
+        var counter = TopCounter(kind: kind)
+        let scope = try MatchScope.build(connection, query: query, request: request, needsRow: true)
+        switch kind {
+        case .authors, .langs:
+            let column = kind == .authors ? "t.author_id" : "t.lang"
+            let sql = scope.select("\(column), count(*)") + " GROUP BY \(column)"
+            var grouped: [(SQLValue?, Int)] = []
+            try connection.withStatement(sql, scope.bindings) { statement in
+                while try statement.step() {
+                    let count = statement.int(1)
+                    counter.addTweets(count)
+                    if statement.isNull(0) { continue }
+                    grouped.append((kind == .authors ? .integer(statement.int64(0)) : .text(statement.text(0)), count))
+                }
+            }
+            for (value, count) in grouped {
+                switch value {
+                case .integer(let id)?:
+                    let name = try connection.rows("SELECT username FROM users WHERE id = ?", [.integer(id)]) {
+                        $0.text(0)
+                    }.first
+                    counter.add(key: (name ?? String(UInt64(bitPattern: id))).lowercased(), count: count)
+                case .text(let lang)?: counter.add(key: lang.lowercased(), count: count)
+                default: break
+                }
+            }
+        case .hashtags, .mentions, .domains:
+            let flag: TweetFlags = kind == .hashtags ? .hashtags : kind == .mentions ? .mentions : .links
+            let sql = scope.select("t.extra", extra: ["(t.flags & \(flag.rawValue)) != 0"])
+            try connection.withStatement(sql, scope.bindings) { statement in
+                while try statement.step() {
+                    var tweet = Tweet(id: 0, text: "")
+                    try TweetRecord.decodeExtra(statement.blob(0), into: &tweet)
+                    counter.add(tweet, author: nil)
+                }
+            }
+            // Tweets without the flag have no key; they still count as looked at.
+            let all = Int(try connection.scalar(scope.select("count(*)"), scope.bindings) ?? 0)
+            counter.addTweets(all - counter.tweets)
+        case .words:
+            try connection.withStatement(scope.select("t.text, t.lang"), scope.bindings) { statement in
+                while try statement.step() {
+                    let tweet = Tweet(id: 0, text: statement.text(0), lang: statement.optionalText(1))
+                    counter.add(tweet, author: nil)
+                }
+            }
+        }
+        return counter
+    }
+}

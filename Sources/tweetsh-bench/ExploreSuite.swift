@@ -1,0 +1,189 @@
+import Foundation
+import TweetKit
+import TweetStore
+
+/// The `explore` suite: `count` by day of a common word (at least 100k matches) and of a rare one, `top hashtags`
+/// over the common word's matches, and `stats` over the whole store, on the store suite's generated corpus; beside
+/// each, the `jq … | sort | uniq -c` pipeline a user runs over the JSONL today, and the ratio.
+///
+/// Usage: `tweetsh-bench explore [tweets] [--dir PATH] [--no-jq]` (default 1,000,000 tweets; with `--dir` the JSONL
+/// and the store are kept, and a later run of the same size reuses them instead of importing again; `--no-jq` skips
+/// the pipelines, which take minutes each). Each workload also reports the process's CPU time, which a loaded machine
+/// inflates far less than the wall time.
+enum ExploreSuite: BenchSuite {
+    static let name = "explore"
+
+    static func run(arguments: [String]) throws -> [Figure] {
+        var count = 1_000_000
+        var folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweetsh-bench-explore-\(getpid())")
+        var keep = false
+        var withJQ = true
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if argument == "--no-jq" {
+                withJQ = false
+            } else if argument == "--dir", let path = rest.popFirst() {
+                folder = URL(fileURLWithPath: path)
+                keep = true
+            } else if let n = Int(argument.replacingOccurrences(of: "_", with: "")) {
+                count = n
+            } else {
+                throw StoreSuiteError(message: "unknown argument \(argument); usage: explore [tweets] [--dir PATH]")
+            }
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
+        let size = count
+        let target = folder
+        let pipelines = withJQ
+        return try StoreSuite.blocking { try await measure(count: size, folder: target, withJQ: pipelines) }
+    }
+
+    static func measure(count: Int, folder: URL, withJQ: Bool) async throws -> [Figure] {
+        var figures: [Figure] = []
+        func add(_ id: String, _ value: Double, _ unit: String, _ label: String) {
+            figures.append(Figure(suite: name, id: id, value: value, unit: unit, label: label))
+        }
+        let jsonl = folder.appendingPathComponent("explore-\(count).jsonl")
+        let database = folder.appendingPathComponent("explore-\(count).sqlite")
+        let corpus = DemoCorpus(seed: 2026, tweetCount: count)
+        if !FileManager.default.fileExists(atPath: jsonl.path) {
+            guard FileManager.default.createFile(atPath: jsonl.path, contents: nil) else {
+                throw StoreSuiteError(message: "cannot create \(jsonl.path)")
+            }
+            let handle = try FileHandle(forWritingTo: jsonl)
+            defer { try? handle.close() }
+            try corpus.writeTwarc2JSONL(to: handle)
+        }
+        let fresh = !FileManager.default.fileExists(atPath: database.path)
+        let store = try TweetStore(location: .file(database.path))
+        if fresh {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let report = try await store.importJSONL(at: jsonl)
+            try await store.optimize()
+            add("import", StoreSuite.seconds(since: start), "s", "import and optimize \(report.tweets) tweets")
+        }
+        let tweets = try await store.statistics().tweets
+        let jq = withJQ && FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
+        if withJQ && !jq { add("jq-missing", 0, "", "/usr/bin/jq is not installed: the ratios are skipped") }
+
+        // The first common word (not a stop word) with at least 100k matches; the first rare word that matches at all.
+        var common: (word: String, matches: Int)?
+        let stop = StopWords.list(for: "en")
+        for word in DemoCorpus.commonWords(language: "en") where !stop.contains(word) {
+            let series = try await countByDay(store, word)
+            if series.total >= 100_000 || tweets < 200_000 {
+                common = (word, series.total)
+                break
+            }
+        }
+        guard let common else { throw StoreSuiteError(message: "no English word has 100k matches") }
+        var rare = DemoCorpus.rareWords[0]
+        for word in DemoCorpus.rareWords where try await countByDay(store, word).total > 0 {
+            rare = word
+            break
+        }
+        for (id, word) in [("common", common.word), ("rare", rare)] {
+            var times: [Double] = []
+            var cpu: [Double] = []
+            var matched = 0
+            for run in 0..<21 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let cpuStart = StoreSuite.cpuSeconds()
+                matched = try await countByDay(store, word).total
+                if run > 0 {
+                    times.append(StoreSuite.milliseconds(since: start))
+                    cpu.append((StoreSuite.cpuSeconds() - cpuStart) * 1000)
+                }
+            }
+            add("count-day-\(id)-cpu-p50", StoreSuite.percentile(cpu, 0.5), "cpu-ms", "the same, CPU time, p50")
+            let p50 = StoreSuite.percentile(times, 0.5)
+            add("count-day-\(id)-p50", p50, "ms", "count \(word) --by day (\(matched) matches), 20 runs")
+            add("count-day-\(id)-p99", StoreSuite.percentile(times, 0.99), "ms", "the same, p99")
+            if jq {
+                let pipeline =
+                    "jq -r '.data[] | select(.text | test(\"\\\\b\(word)\\\\b\"; \"i\")) | .created_at[0:10]' "
+                    + "\(jsonl.path) | sort | uniq -c"
+                let shell = try pipelineMilliseconds(pipeline)
+                add("jq-count-day-\(id)", shell, "ms", "jq select(text) | .created_at[0:10] | sort | uniq -c")
+                add("ratio-count-day-\(id)", shell / p50, "x", "the jq pipeline's time over count's p50")
+            }
+        }
+
+        var topTimes: [Double] = []
+        var topCPU: [Double] = []
+        var topRows = 0
+        let query = try SearchQuery(parsing: common.word)
+        for run in 0..<6 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = StoreSuite.cpuSeconds()
+            topRows = try await store.topList(
+                .hashtags, query: query, request: SearchRequest(query: common.word), limit: 10
+            )
+            .rows.count
+            if run > 0 {
+                topTimes.append(StoreSuite.milliseconds(since: start))
+                topCPU.append((StoreSuite.cpuSeconds() - cpuStart) * 1000)
+            }
+        }
+        add("top-hashtags-cpu", StoreSuite.percentile(topCPU, 0.5), "cpu-ms", "the same, CPU time, p50")
+        let top = StoreSuite.percentile(topTimes, 0.5)
+        add(
+            "top-hashtags", top, "ms",
+            "top hashtags \(common.word) (\(common.matches) matches, \(topRows) rows), p50 of 5")
+        if jq {
+            let pipeline =
+                "jq -r '.data[] | select(.text | test(\"\\\\b\(common.word)\\\\b\"; \"i\")) | .entities.hashtags[]?.tag "
+                + "| ascii_downcase' \(jsonl.path) | sort | uniq -c | sort -rn | head -10"
+            let shell = try pipelineMilliseconds(pipeline)
+            add("jq-top-hashtags", shell, "ms", "jq select(text) | hashtags | sort | uniq -c | sort -rn | head")
+            add("ratio-top-hashtags", shell / top, "x", "the jq pipeline's time over top's")
+        }
+
+        var statsTimes: [Double] = []
+        var statsCPU: [Double] = []
+        var covered = 0
+        for run in 0..<4 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = StoreSuite.cpuSeconds()
+            covered = try await store.overview(collection: nil).tweets
+            if run > 0 {
+                statsTimes.append(StoreSuite.milliseconds(since: start))
+                statsCPU.append((StoreSuite.cpuSeconds() - cpuStart) * 1000)
+            }
+        }
+        add("stats-cpu", StoreSuite.percentile(statsCPU, 0.5), "cpu-ms", "the same, CPU time, p50")
+        let stats = StoreSuite.percentile(statsTimes, 0.5)
+        add("stats", stats, "ms", "stats over the whole store (\(covered) tweets), p50 of 3")
+        if jq {
+            // One of the several passes a jq user makes for an overview: the languages alone.
+            let pipeline = "jq -r '.data[] | .lang' \(jsonl.path) | sort | uniq -c | sort -rn"
+            let shell = try pipelineMilliseconds(pipeline)
+            add("jq-stats-langs", shell, "ms", "jq .lang | sort | uniq -c (languages only, one part of stats)")
+            add("ratio-stats", shell / stats, "x", "that one jq pass over the whole of stats")
+        }
+        return figures
+    }
+
+    static func countByDay(_ store: TweetStore, _ word: String) async throws -> CountSeries {
+        try await store.countByTime(
+            try SearchQuery(parsing: word), request: SearchRequest(query: word), granularity: .day)
+    }
+
+    /// Wall time of a shell pipeline, its output read through a pipe (so no tool takes a shortcut for /dev/null).
+    static func pipelineMilliseconds(_ pipeline: String) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", pipeline]
+        let output = Pipe()
+        process.standardOutput = output
+        let start = DispatchTime.now().uptimeNanoseconds
+        try process.run()
+        _ = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw StoreSuiteError(message: "the pipeline failed (\(process.terminationStatus)): \(pipeline)")
+        }
+        return StoreSuite.milliseconds(since: start)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import TweetKit
+import XCTest
+
+@testable import TweetShell
+
+/// Parsing `count`, `top`, `drill` and `stats`: options wherever they stand, the query raw, and mistakes pointed at.
+final class ExploreCommandTests: XCTestCase {
+    func testCountTakesItsOptionsAnywhereAndTheQueryRaw() throws {
+        let command = try ShellCommand.parse(
+            "count \"open data\" --by week lang:en --since 2024-03-01 --until 2024-04-01T12:00:00Z --json")
+        guard case .explore(.count(let options)) = command else { return XCTFail("\(command)") }
+        XCTAssertEqual(options.query, "\"open data\" lang:en")
+        XCTAssertEqual(options.granularity, .week)
+        XCTAssertEqual(options.since, Date(timeIntervalSince1970: 1_709_251_200))
+        XCTAssertEqual(options.until, Date(timeIntervalSince1970: 1_711_972_800))
+        XCTAssertTrue(options.json)
+        guard case .explore(.count(let api)) = try ShellCommand.parse("count swift --source x --archive") else {
+            return XCTFail()
+        }
+        XCTAssertEqual(api.source, .x)
+        XCTAssertTrue(api.fullArchive)
+        XCTAssertEqual(api.granularity, .day, "day by default")
+    }
+
+    func testTopDrillAndStats() throws {
+        XCTAssertEqual(
+            try ShellCommand.parse("top words rain --limit 3"),
+            .explore(.top(TopOptions(kind: .words, query: "rain", limit: 3))))
+        XCTAssertEqual(try ShellCommand.parse("top langs"), .explore(.top(TopOptions(kind: .langs))))
+        XCTAssertEqual(try ShellCommand.parse("drill 2"), .explore(.drill(2)))
+        XCTAssertEqual(try ShellCommand.parse("stats"), .explore(.stats(collection: nil)))
+        XCTAssertEqual(try ShellCommand.parse("stats demo"), .explore(.stats(collection: "demo")))
+    }
+
+    func testMistakesSayWhatAndWhere() {
+        let cases: [(String, String, Int?)] = [
+            ("count", "count needs a query", 6),
+            ("count x --by year", "unknown bucket 'year'", 14),
+            ("count x --since yesterday", "'yesterday' is not a date", 17),
+            ("count x --since 2024-02-01 --until 2024-01-01", "--since must be before --until", nil),
+            ("count x --colour", "unknown option '--colour' for count", 9),
+            ("top", "top needs what to rank", 4),
+            ("top tags", "cannot rank 'tags'", 5),
+            ("top words --limit 0", "--limit takes a number from 1 to 1000", 19),
+            ("drill", "drill needs a row number", 6),
+            ("drill two", "expected a row number", 7),
+            ("stats a b", "unexpected 'b' after stats", 9),
+        ]
+        for (line, message, column) in cases {
+            XCTAssertThrowsError(try ShellCommand.parse(line), line) { error in
+                guard let error = error as? CommandError else { return XCTFail("\(line): \(error)") }
+                XCTAssertTrue(error.message.contains(message), "\(line): \(error.message)")
+                XCTAssertEqual(error.column, column, line)
+            }
+        }
+    }
+
+    func testTopListTermsForDrill() {
+        XCTAssertEqual(TopKind.hashtags.queryTerm(for: "swift"), "#swift")
+        XCTAssertEqual(TopKind.mentions.queryTerm(for: "bob"), "@bob")
+        XCTAssertEqual(TopKind.authors.queryTerm(for: "alice"), "from:alice")
+        XCTAssertEqual(TopKind.domains.queryTerm(for: "example.com"), "url:\"example.com\"")
+        XCTAssertEqual(TopKind.langs.queryTerm(for: "fr"), "lang:fr")
+        XCTAssertEqual(TopKind.words.queryTerm(for: "or"), "\"or\"", "a word that is an operator is quoted")
+        XCTAssertEqual(TopKind.words.queryTerm(for: "c'est"), "\"c'est\"")
+        let list = TopList(kind: .authors, query: "", rows: [TopRow(key: "alice", count: 3)], tweets: 3)
+        XCTAssertEqual(list.drillQuery(1), "from:alice")
+        XCTAssertNil(list.drillQuery(0))
+    }
+}
