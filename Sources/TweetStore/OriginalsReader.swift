@@ -17,8 +17,8 @@ struct OriginalsReader {
     /// The originals of the page's tweets, users and media, and of the places and polls its tweets refer to. Each
     /// tweet's `__twarc` block goes into `tweetTwarc`. Objects stored before the store kept originals are absent.
     ///
-    /// `stored`, parallel to `page.tweets`, holds the results' originals when the search read them with its rows
-    /// (`SearchExecutor.search(_:request:cursor:readingOriginals:)`); only included tweets are then looked up.
+    /// `stored`, parallel to `page.tweets + page.includedTweets`, holds the tweets' originals when the search read
+    /// them with its rows (`SearchExecutor.search(_:request:cursor:readingOriginals:)`); no tweet is then looked up.
     mutating func originals(for page: Page, stored: [StoredOriginal?]? = nil) throws -> Originals {
         var originals = Originals()
         originals.tweets.reserveCapacity(page.tweets.count + page.includedTweets.count)
@@ -33,11 +33,12 @@ struct OriginalsReader {
             polls.formUnion(tweetPolls)
         }
         if let stored {
-            for (tweet, original) in zip(page.tweets, stored) {
+            for (tweet, original) in zip(page.tweets + page.includedTweets, stored)
+            where originals.tweets[tweet.id] == nil {
                 if let original { try keep(tweet.id, original) }
             }
         }
-        for tweet in (stored == nil ? page.tweets : []) + page.includedTweets where originals.tweets[tweet.id] == nil {
+        for tweet in stored == nil ? page.tweets + page.includedTweets : [] where originals.tweets[tweet.id] == nil {
             let original = try connection.withStatement(
                 "SELECT original, twarc FROM tweets WHERE id = ?", [.integer(Int64(bitPattern: tweet.id.rawValue))]
             ) { row in try row.step() ? StoredOriginal(row, column: 0) : nil }

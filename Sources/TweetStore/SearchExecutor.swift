@@ -47,9 +47,9 @@ struct SearchExecutor {
         try search(query, request: request, cursor: token, readingOriginals: false).page
     }
 
-    /// One page, and with `readingOriginals` each result's stored original and `__twarc` block id, read in the same
-    /// row pass (parallel to `page.tweets`; nil for a row without one). An export needs them for every tweet, and a
-    /// second lookup per tweet cost it a third of its time.
+    /// One page, and with `readingOriginals` each tweet's stored original and `__twarc` block id, read in the same
+    /// row pass (parallel to `page.tweets + page.includedTweets`; nil for a row without one). An export needs them for
+    /// every tweet, and a second lookup per tweet cost it a third of its time.
     func search(
         _ query: SearchQuery, request: SearchRequest, cursor token: String?, readingOriginals: Bool
     ) throws -> (page: Page, originals: [StoredOriginal?]) {
@@ -129,7 +129,8 @@ struct SearchExecutor {
             let id = Int64(bitPattern: last.id.rawValue)
             next = byRelevance ? .after(score: scores[pageSize - 1], id: id) : .before(id)
         }
-        var page = try reader.page(with: tweets)
+        var (page, included) = try reader.page(with: tweets, readingOriginals: readingOriginals)
+        originals += included
         page.nextToken = next?.token
         if cursor == nil {
             if next == nil {
