@@ -16,24 +16,33 @@ struct OriginalsReader {
 
     /// The originals of the page's tweets, users and media, and of the places and polls its tweets refer to. Each
     /// tweet's `__twarc` block goes into `tweetTwarc`. Objects stored before the store kept originals are absent.
-    mutating func originals(for page: Page) throws -> Originals {
+    ///
+    /// `stored`, parallel to `page.tweets + page.includedTweets`, holds the tweets' originals when the search read
+    /// them with its rows (`SearchExecutor.search(_:request:cursor:readingOriginals:)`); no tweet is then looked up.
+    mutating func originals(for page: Page, stored: [StoredOriginal?]? = nil) throws -> Originals {
         var originals = Originals()
+        originals.tweets.reserveCapacity(page.tweets.count + page.includedTweets.count)
         var places = Set<String>()
         var polls = Set<String>()
-        for tweet in page.tweets + page.includedTweets where originals.tweets[tweet.id] == nil {
-            let stored = try connection.withStatement(
-                "SELECT original, twarc FROM tweets WHERE id = ?", [.integer(Int64(bitPattern: tweet.id.rawValue))]
-            ) { row -> ([UInt8], Int64?)? in
-                guard try row.step(), !row.isNull(0) else { return nil }
-                return (row.blob(0), row.isNull(1) ? nil : row.int64(1))
-            }
-            guard let (blob, twarcID) = stored else { continue }
-            let original = OriginalJSON(bytes: try expand(blob))
-            originals.tweets[tweet.id] = original
-            if let twarcID, let block = try twarc(twarcID) { originals.tweetTwarc[tweet.id] = block }
+        func keep(_ id: TweetID, _ stored: StoredOriginal) throws {
+            let original = OriginalJSON(bytes: try expand(stored.blob))
+            originals.tweets[id] = original
+            if let twarcID = stored.twarc, let block = try twarc(twarcID) { originals.tweetTwarc[id] = block }
             let (place, tweetPolls) = original.placeAndPolls
             if let place { places.insert(place) }
             polls.formUnion(tweetPolls)
+        }
+        if let stored {
+            for (tweet, original) in zip(page.tweets + page.includedTweets, stored)
+            where originals.tweets[tweet.id] == nil {
+                if let original { try keep(tweet.id, original) }
+            }
+        }
+        for tweet in stored == nil ? page.tweets + page.includedTweets : [] where originals.tweets[tweet.id] == nil {
+            let original = try connection.withStatement(
+                "SELECT original, twarc FROM tweets WHERE id = ?", [.integer(Int64(bitPattern: tweet.id.rawValue))]
+            ) { row in try row.step() ? StoredOriginal(row, column: 0) : nil }
+            if let original { try keep(tweet.id, original) }
         }
         for user in page.users {
             if let cached = userCache?.users[user.id] {
@@ -74,6 +83,19 @@ struct OriginalsReader {
                 row in try row.step() ? row.blob(0) : nil
             }
         }
+    }
+}
+
+/// A tweet's original as the store holds it: compressed, with the id of its `__twarc` block.
+struct StoredOriginal {
+    let blob: [UInt8]
+    let twarc: Int64?
+
+    /// The original in `column` and the block id in the next, or nil when the row has no original.
+    init?(_ row: Statement, column: Int32) {
+        guard !row.isNull(column) else { return nil }
+        blob = row.blob(column)
+        twarc = row.isNull(column + 1) ? nil : row.int64(column + 1)
     }
 }
 

@@ -8,6 +8,8 @@ struct Reader {
     var userCache: UserOriginalsCache? = nil
 
     static let selectTweet = "SELECT \(TweetRecord.columns) FROM tweets t WHERE t.id = ?"
+    static let selectTweetAndOriginal =
+        "SELECT \(TweetRecord.columns), t.original, t.twarc FROM tweets t WHERE t.id = ?"
     static let selectUser =
         "SELECT id, username, name, profile_image_url, verified, description, location, created_at, "
         + "protected, url, metrics FROM users WHERE id = ?"
@@ -62,11 +64,30 @@ struct Reader {
 
     /// A page holding `tweets` plus the users, referenced tweets and media they need, as the API's `includes` would.
     func page(with tweets: [Tweet]) throws -> Page {
+        try page(with: tweets, readingOriginals: false).page
+    }
+
+    /// The page, and with `readingOriginals` the included tweets' stored originals (parallel to
+    /// `page.includedTweets`), read with their rows rather than by a second lookup each.
+    func page(with tweets: [Tweet], readingOriginals: Bool) throws -> (page: Page, included: [StoredOriginal?]) {
         var page = Page(tweets: tweets)
+        var includedOriginals: [StoredOriginal?] = []
         var seenTweets = Set(tweets.map(\.id))
         for tweet in tweets {
             for reference in tweet.referencedTweets where seenTweets.insert(reference.id).inserted {
-                if let included = try self.tweet(reference.id) { page.includedTweets.append(included) }
+                if readingOriginals {
+                    let row = try connection.withStatement(
+                        Self.selectTweetAndOriginal, [.integer(Int64(bitPattern: reference.id.rawValue))]
+                    ) { row in
+                        try row.step() ? (try TweetRecord.tweet(from: row), StoredOriginal(row, column: 13)) : nil
+                    }
+                    if let (included, original) = row {
+                        page.includedTweets.append(included)
+                        includedOriginals.append(original)
+                    }
+                } else if let included = try self.tweet(reference.id) {
+                    page.includedTweets.append(included)
+                }
             }
         }
         var seenUsers = Set<UserID>()
@@ -87,6 +108,6 @@ struct Reader {
         }
         page.newestID = tweets.map(\.id).max()
         page.oldestID = tweets.map(\.id).min()
-        return page
+        return (page, includedOriginals)
     }
 }

@@ -34,11 +34,14 @@ extension TweetStore {
         let userCache = UserOriginalsCache()
         @Sendable func read(after cursor: String?) async throws -> Page {
             try await database.run { connection in
-                var page = try SearchExecutor(connection: connection, countLimit: countLimit, userCache: userCache)
-                    .search(query, request: request, cursor: cursor)
-                var reader = OriginalsReader(connection: connection, userCache: userCache)
-                page.originals = try reader.originals(for: page)
-                return page
+                try connection.readTransaction {
+                    var (page, stored) = try SearchExecutor(
+                        connection: connection, countLimit: countLimit, userCache: userCache
+                    ).search(query, request: request, cursor: cursor, readingOriginals: true)
+                    var reader = OriginalsReader(connection: connection, userCache: userCache)
+                    page.originals = try reader.originals(for: page, stored: stored)
+                    return page
+                }
             }
         }
         var written = 0

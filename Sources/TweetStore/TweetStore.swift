@@ -75,8 +75,10 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     public func search(_ query: SearchQuery, request: SearchRequest, cursor: String?) async throws -> Page {
         let countLimit = self.countLimit
         return try await database.run { connection in
-            try SearchExecutor(connection: connection, countLimit: countLimit).search(
-                query, request: request, cursor: cursor)
+            try connection.readTransaction {
+                try SearchExecutor(connection: connection, countLimit: countLimit).search(
+                    query, request: request, cursor: cursor)
+            }
         }
     }
 

@@ -30,7 +30,7 @@ struct Writer {
     func write(_ batch: PreparedBatch) throws -> Int {
         if let dictionary = batch.dictionary { try OriginalsWriter.store(dictionary, connection) }
         for (user, fingerprint, original) in batch.users {
-            try write(user, fingerprint: fingerprint, original: original)
+            try write(user, fingerprint: fingerprint, original: original, dictionary: batch.dictionary)
         }
         for (media, original) in batch.media {
             try write(media)
@@ -98,12 +98,17 @@ struct Writer {
         + "description, location, created_at, protected, url, metrics) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 
     /// Skips users written before with the same fields (the connection remembers them): authors repeat on almost
-    /// every page.
-    func write(_ user: User, fingerprint: Int, original: [UInt8]? = nil) throws {
+    /// every page. An original is compressed here, with the batch's dictionary, only for a user that is written.
+    func write(
+        _ user: User, fingerprint: Int, original: OriginalJSON? = nil, dictionary: OriginalsCodec.Dictionary? = nil
+    ) throws {
         if connection.writtenUsers[user.id.rawValue] == fingerprint { return }
         if connection.writtenUsers.count > 500_000 { connection.writtenUsers.removeAll(keepingCapacity: true) }
         connection.writtenUsers[user.id.rawValue] = fingerprint
-        if let original { try OriginalsWriter.store(.user, String(user.id.rawValue), original, connection) }
+        if let original {
+            let blob = connection.codec.compress(original.bytes, dictionary: dictionary)
+            try OriginalsWriter.store(.user, String(user.id.rawValue), blob, connection)
+        }
         var metrics: SQLValue = .null
         if let counts = user.metrics {
             var writer = ByteWriter()

@@ -160,6 +160,7 @@ enum StoreSuite: BenchSuite {
             metadata: TwarcMetadata(url: "tweetsh-bench", retrievedAt: Date(timeIntervalSince1970: 0)))
         let query = "since:2000-01-01"
         let start = DispatchTime.now().uptimeNanoseconds
+        let exportCPU = cpuSeconds()
         let written = try await store.exportAll(
             try SearchQuery(parsing: query), request: SearchRequest(query: query, pageSize: 1_000), to: writer)
         try writer.finish()
@@ -167,6 +168,9 @@ enum StoreSuite: BenchSuite {
         add(
             "export-all-rate", Double(written) / exportSeconds, "tweets/s",
             "export --all of \(written) tweets as twarc2 JSONL")
+        add(
+            "export-all-cpu", cpuSeconds() - exportCPU, "cpu-s",
+            "CPU time of the export (reading and writing overlap on two cores)")
         add(
             "export-all-peak-rss", Double(Measure.peakRSSBytes()) / 1_048_576, "MiB",
             "peak RSS during the export (RSS before it \(rssBefore / 1_048_576) MiB)")

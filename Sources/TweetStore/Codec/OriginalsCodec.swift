@@ -122,6 +122,16 @@ package final class OriginalsCodec: Sendable {
         let (context, dictionary) = state.withLock { state in
             (state.compressors.popLast() ?? Context(compresses: true), state.current)
         }
+        return compress(bytes, dictionary: dictionary, context: context)
+    }
+
+    /// One object compressed with `dictionary` (nil: none), which the caller stores with it.
+    func compress(_ bytes: [UInt8], dictionary: Dictionary?) -> [UInt8] {
+        let context = state.withLock { $0.compressors.popLast() ?? Context(compresses: true) }
+        return compress(bytes, dictionary: dictionary, context: context)
+    }
+
+    private func compress(_ bytes: [UInt8], dictionary: Dictionary?, context: Context) -> [UInt8] {
         defer { state.withLock { $0.compressors.append(context) } }
         var failed = false
         let output = [UInt8](unsafeUninitializedCapacity: ZSTD_compressBound(bytes.count)) { target, count in

@@ -3,7 +3,10 @@ import TweetKit
 
 /// A tweet turned into what the writer binds, computed before the write so the serial writer thread does only SQLite
 /// work: row values, flags, the compact `extra` bytes and the index document are built by the decoding tasks.
-struct PreparedTweet: Sendable {
+///
+/// A class, because batches are merged, sorted and deduplicated before the write: moving a reference costs one
+/// retain, where copying the struct's dozen strings and arrays cost the import a tenth of its CPU time.
+final class PreparedTweet: Sendable {
     let rowid: Int64
     let primary: Bool
     let author: Int64?
@@ -75,8 +78,10 @@ struct PreparedTweet: Sendable {
 /// copies been written one by one: a result copy beats an included one, and among equals the last one wins.
 struct PreparedBatch: Sendable {
     /// Users with a fingerprint of their fields and original, so the writer can skip ones it has written unchanged,
-    /// and their compressed original.
-    private(set) var users: [(user: User, fingerprint: Int, original: [UInt8]?)] = []
+    /// and their original (nil without a codec). The writer compresses an original only when it writes the user:
+    /// authors come again in nearly every batch unchanged, and compressing each batch's copies cost the import as
+    /// much zstd time as its tweets.
+    private(set) var users: [(user: User, fingerprint: Int, original: OriginalJSON?)] = []
     private var userPositions: [UserID: Int] = [:]
     var media: [(media: Media, original: [UInt8]?)] = []
     /// Places and polls, which exist only as originals: `(kind, id, compressed JSON)`.
@@ -110,20 +115,18 @@ struct PreparedBatch: Sendable {
         }
         if let codec, !originals.isEmpty, let current = codec.currentDictionary { dictionary = current }
         // Authors come again on almost every page: keep one copy per user (the last, as writing them in turn would
-        // leave), and compress an original only when the user is new to the batch or changed.
+        // leave).
         for user in page.users {
-            let original = originals.users[user.id]
+            let original = codec == nil ? nil : originals.users[user.id]
             var hasher = Hasher()
             hasher.combine(user)
             hasher.combine(original)
             let fingerprint = hasher.finalize()
             if let position = userPositions[user.id] {
-                if users[position].fingerprint != fingerprint {
-                    users[position] = (user, fingerprint, compressed(original))
-                }
+                if users[position].fingerprint != fingerprint { users[position] = (user, fingerprint, original) }
             } else {
                 userPositions[user.id] = users.count
-                users.append((user, fingerprint, compressed(original)))
+                users.append((user, fingerprint, original))
             }
         }
         media += page.media.map { ($0, compressed(originals.media[$0.mediaKey])) }

@@ -167,5 +167,23 @@ final class Connection {
         }
     }
 
+    /// Runs `body`'s statements in one read transaction (inside a running transaction, in that one).
+    ///
+    /// Outside a transaction every statement takes and drops SQLite's file and WAL read locks, a few `fcntl` calls
+    /// each; a page of results reads its rows, then its users, media and included tweets one lookup at a time, and
+    /// those locks cost an export a tenth of its time. One transaction also reads the whole page from one snapshot.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard sqlite3_get_autocommit(db) != 0 else { return try body() }
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     var changes: Int { Int(sqlite3_changes(db)) }
 }
