@@ -48,6 +48,9 @@ final class StoreExitTests: XCTestCase {
             let shell = try PipedShell(tweetsh, ["--store", store])
             shell.send("import \(file)\n")
             try shell.waitForOutput("imported ")
+            // "imported" is printed while the command still runs, and a Ctrl-C then is spent cancelling it; the shell
+            // is at its prompt once a thread of it blocks reading standard input again.
+            try shell.waitUntil { $0.isReadingStandardInput }
             shell.signal(signal)
             let (reason, status) = shell.waitForExit()
             XCTAssertEqual(reason, .uncaughtSignal, "signal \(signal): \(shell.error)")
@@ -204,6 +207,22 @@ private final class PipedShell {
                 throw GaveUp(description: "gave up waiting; stdout: \(output) stderr: \(error)")
             }
             usleep(5_000)
+        }
+    }
+
+    /// Whether a thread of the shell is blocked in `read` on standard input, from /proc's per-thread `syscall` file
+    /// (the call's number, then its arguments, the first being the descriptor).
+    var isReadingStandardInput: Bool {
+        #if arch(x86_64)
+            let readCall = "0"
+        #else
+            let readCall = "63"
+        #endif
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return false }
+        return threads.contains { thread in
+            let fields = (readTextFile("\(tasks)/\(thread)/syscall") ?? "").split(separator: " ")
+            return fields.count > 1 && fields[0] == readCall && fields[1] == "0x0"
         }
     }
 
