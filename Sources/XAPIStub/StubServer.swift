@@ -66,8 +66,10 @@ public final class StubServer: Sendable {
     public let configuration: Configuration
     private let listenFD: Int32
     private let state: Mutex<State>
-    private let routes: StubRoutes
+    let routes: StubRoutes
     private let acceptLoopDone = DispatchSemaphore(value: 0)
+    /// The filtered stream (`GET /2/tweets/search/stream`) and the tweets it has posted.
+    public let stream = StubStream()
 
     /// Binds and starts serving at once.
     public init(configuration: Configuration = Configuration()) throws {
@@ -112,6 +114,9 @@ public final class StubServer: Sendable {
     public func enqueue(_ faults: [StubFault], path: String? = nil) {
         state.withLock { state in state.faults += faults.map { (path, $0) } }
     }
+
+    /// True once `stop()` was called; open streams end then.
+    var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Faults not yet used.
     public var pendingFaults: Int { state.withLock { $0.faults.count } }
@@ -163,6 +168,7 @@ public final class StubServer: Sendable {
             return
         }
         if !request.path.hasPrefix(StubServer.controlPrefix) { state.withLock { $0.requests.append(request) } }
+        if serveStream(fd, request) { return }
         let response = respond(to: request)
         if response.closeWithoutResponse { return }
         if response.delay > 0 {
@@ -254,7 +260,7 @@ public final class StubServer: Sendable {
             response.headers += headers
             return response
         }
-        var response = routes.handle(request, endpoint: endpoint)
+        var response = routesIncludingStream().handle(request, endpoint: endpoint)
         response.headers += headers
         return response
     }
