@@ -11,11 +11,15 @@ import XAPIStub
 let usage = """
     usage: xapi-stub [--port N] [--token T] [--consumer-key K] [--consumer-secret S] [--rate-limit N]
                      [--corpus FILE.jsonl] [--fault SPEC[,PATH]]...
+                     [--stream-rate N] [--stream-heartbeat SECONDS] [--stream-limit N]
       --corpus serves the tweets of a JSONL collection instead of the built-in fixtures.
       SPEC: 401 403-client 403-auth 400@POS 429@SECONDS 429-v1@SECONDS 429-cap 429-second 500..599 slow@SECONDS
             truncated 404-html 404-empty close not-bearer
       Faults are used in order by the next request whose path starts with PATH (any request without one).
       More can be queued while running: POST /__stub/faults with spec=...&path=...; GET /__stub/requests lists requests.
+      The filtered stream posts --stream-rate tweets a second (default 5), sends a heartbeat after --stream-heartbeat
+      seconds without one (default 20) and stops posting after --stream-limit tweets. POST /__stub/stream with
+      rate=, heartbeat=, limit= or command=stall@SECONDS|drop|operational-disconnect|too-many-connections|429 changes it.
     """
 
 func fail(_ message: String) -> Never {
@@ -25,6 +29,7 @@ func fail(_ message: String) -> Never {
 
 var configuration = StubServer.Configuration()
 var faults: [(StubFault, String?)] = []
+var streamSettings = StubStream.Settings()
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     func value() -> String {
@@ -58,6 +63,18 @@ while let argument = arguments.popFirst() {
         let parts = text.split(separator: ",", maxSplits: 1).map(String.init)
         guard let fault = StubFault(spec: parts.first ?? "") else { fail("--fault \(text): unknown fault") }
         faults.append((fault, parts.count > 1 ? parts[1] : nil))
+    case "--stream-rate":
+        let text = value()
+        guard let rate = Double(text), rate >= 0 else { fail("--stream-rate \(text): expected a number") }
+        streamSettings.tweetsPerSecond = rate
+    case "--stream-heartbeat":
+        let text = value()
+        guard let seconds = Double(text), seconds > 0 else { fail("--stream-heartbeat \(text): expected seconds") }
+        streamSettings.heartbeatInterval = seconds
+    case "--stream-limit":
+        let text = value()
+        guard let limit = Int(text), limit >= 0 else { fail("--stream-limit \(text): expected a count") }
+        streamSettings.maximumTweets = limit
     case "-h", "--help":
         print(usage)
         exit(0)
@@ -73,6 +90,7 @@ do {
     fail("cannot listen: \(error)")
 }
 for (fault, path) in faults { server.enqueue(fault, path: path) }
+server.stream.configure(streamSettings)
 print("xapi-stub listening on \(server.baseURL.absoluteString)")
 fflush(nil)
 

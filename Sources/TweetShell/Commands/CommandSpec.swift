@@ -34,6 +34,15 @@ public struct CommandSpec: Sendable {
                 "Search as you type on a screen of its own; Esc keeps the results for more and show, Ctrl-D discards them.",
             flags: [], examples: ["live", "live swift", "live from:swiftlang"]),
         CommandSpec(
+            name: "stream", aliases: [], synopsis: "stream [--for DURATION] [--limit N] [--into NAME] [--json]",
+            summary:
+                "Follow the filtered stream (rules from 'rules add'): every tweet stored as it arrives, reconnecting "
+                + "with X's backoff and recovering what a disconnection missed.",
+            flags: ["--for", "--limit", "--into", "--json"],
+            examples: [
+                "stream", "stream --limit 100", "stream --for 10m --into protest-2026", "stream --json > out.jsonl",
+            ]),
+        CommandSpec(
             name: "more", aliases: ["m"], synopsis: "more [N]",
             summary:
                 "Load the next page (or N more results) of the current search; numbering continues. In a new shell it "

@@ -47,6 +47,8 @@ public enum ShellCommand: Equatable, Sendable {
     case quit
     /// `live [query]`: results that update as you type (Sources/TweetShell/Live).
     case live(String?)
+    /// `stream [--for D] [--limit N] [--into NAME] [--json]`: follow the filtered stream (Sources/TweetShell/Stream).
+    case stream(StreamOptions)
 }
 
 /// What `search` was asked for.
@@ -309,6 +311,7 @@ extension ShellCommand {
         case "live":
             let query = words.rest(from: 1)
             return .live(query.isEmpty ? nil : query)
+        case "stream": return .stream(try StreamOptions.parse(words))
         case "help":
             let topic = parser.next()?.text
             try parser.end()
