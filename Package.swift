@@ -71,7 +71,8 @@ let package = Package(
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
         .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
-        .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting", "XAPIStub"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit", "LineEditor", "TerminalTesting"]),
     ]
 )
