@@ -5,8 +5,8 @@ import XAPI
 
 /// Writes streamed tweets into the store in batches, without ever making the stream's reader wait.
 ///
-/// `add` only appends to a list under a lock and wakes the writing task; the task takes everything waiting (up to
-/// `batchSize`) and inserts it in one transaction on the store's single writer thread, so while batch n is written,
+/// `add` only appends to a list under a lock and wakes the writing task; the task lets a batch gather for up to 100 ms,
+/// takes everything waiting (up to `batchSize`) and inserts it in one transaction on the store's single writer thread, so while batch n is written,
 /// batch n+1 collects. Tweets join `collection`; those found by gap recovery also join `<collection>-recovered`, which
 /// marks them. `finish()` commits what is left and reports.
 public final class StreamStoreWriter: @unchecked Sendable {
@@ -75,6 +75,10 @@ public final class StreamStoreWriter: @unchecked Sendable {
 
     private func run(_ signals: AsyncStream<Void>) async {
         for await _ in signals {
+            // Let a batch gather for up to a tenth of a second: one transaction per few tweets would spend the
+            // store's time on commits. A full batch, or finishing, goes at once.
+            let waitForMore = lock.withLock { !finishing && pending.count < batchSize }
+            if waitForMore { try? await Task.sleep(for: .milliseconds(100)) }
             await drain()
         }
         await drain()

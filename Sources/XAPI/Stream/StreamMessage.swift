@@ -82,7 +82,7 @@ public enum StreamLineDecoder {
     /// Reads `matching_rules` without parsing the whole line a second time: the fast page decoder has read the rest.
     static func matchingRules(_ bytes: [UInt8]) -> [MatchedRule] {
         let key = Array("\"matching_rules\"".utf8)
-        guard let start = firstIndex(of: key, in: bytes) else { return [] }
+        guard let start = lastIndex(of: key, in: bytes) else { return [] }
         var offset = start + key.count
         while offset < bytes.count, bytes[offset] == UInt8(ascii: " ") || bytes[offset] == UInt8(ascii: ":") {
             offset += 1
@@ -104,14 +104,15 @@ public enum StreamLineDecoder {
         return StreamFailure.classify(problem: problem, status: nil)
     }
 
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    /// The last occurrence: `matching_rules` comes after the tweet and its includes, at the end of the line.
+    private static func lastIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard needle.count <= haystack.count, let first = needle.first else { return nil }
-        var index = 0
-        while index <= haystack.count - needle.count {
+        var index = haystack.count - needle.count
+        while index >= 0 {
             if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) {
                 return index
             }
-            index += 1
+            index -= 1
         }
         return nil
     }
@@ -131,15 +132,26 @@ public struct StreamLineSplitter: Sendable {
     /// Feeds a chunk; returns the lines it completed, each without its `\n` (a `\r` before it stays).
     public mutating func feed<Bytes: Collection<UInt8>>(_ chunk: Bytes) -> [[UInt8]] {
         var lines: [[UInt8]] = []
-        for byte in chunk {
-            if byte == UInt8(ascii: "\n") {
-                lines.append(pending)
-                pending.removeAll(keepingCapacity: true)
-            } else if pending.count < maximumLineLength {
-                pending.append(byte)
-            }
+        var rest = chunk[...]
+        // Whole runs between line feeds are copied at once, not byte by byte.
+        while let end = rest.firstIndex(of: UInt8(ascii: "\n")) {
+            append(rest[..<end])
+            lines.append(pending)
+            pending.removeAll(keepingCapacity: true)
+            rest = rest[rest.index(after: end)...]
         }
+        append(rest)
         return lines
+    }
+
+    private mutating func append(_ bytes: some Collection<UInt8>) {
+        let room = maximumLineLength - pending.count
+        if room <= 0 { return }
+        if bytes.count <= room {
+            pending.append(contentsOf: bytes)
+        } else {
+            pending.append(contentsOf: bytes.prefix(room))
+        }
     }
 
     /// Bytes of a line not yet terminated.
