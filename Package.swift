@@ -48,7 +48,7 @@ let package = Package(
         // A loopback HTTP server speaking the X API v2 contract, shared by the XAPI and end-to-end tests.
         .target(name: "XAPIStub", dependencies: ["TweetKit"]),
         // The stub as a program (`xapi-stub --port 0 --fault 429@2`), for end-to-end tests of the tweetsh binary.
-        .executableTarget(name: "xapi-stub", dependencies: ["XAPIStub"]),
+        .executableTarget(name: "xapi-stub", dependencies: ["XAPIStub", "TweetKit"]),
 
         // Test utilities shared by test targets: a pseudo-terminal driver, temporary folders, piped runs.
         .target(name: "TerminalTesting"),

@@ -68,6 +68,10 @@ public final class StubServer: Sendable {
     private let state: Mutex<State>
     private let routes: StubRoutes
     private let acceptLoopDone = DispatchSemaphore(value: 0)
+    /// The filtered stream's rules (`/2/tweets/search/stream/rules`), with X's validation and a settable cap.
+    public let streamRules = StubStreamRules()
+    /// Tweets lookup for hydration: any id answered, chosen ids missing by reason (off by default).
+    public let lookupWorld = StubLookupWorld()
 
     /// Binds and starts serving at once.
     public init(configuration: Configuration = Configuration()) throws {
@@ -254,7 +258,7 @@ public final class StubServer: Sendable {
             response.headers += headers
             return response
         }
-        var response = routes.handle(request, endpoint: endpoint)
+        var response = collectResponse(request, endpoint: endpoint) ?? routes.handle(request, endpoint: endpoint)
         response.headers += headers
         return response
     }

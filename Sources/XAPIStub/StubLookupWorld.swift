@@ -1,0 +1,141 @@
+import Foundation
+import Synchronization
+import TweetKit
+
+/// Why the stub leaves an id out of a tweets lookup, and how X words it in the response's `errors`.
+public enum StubMissingReason: String, Sendable, CaseIterable {
+    /// `Not Found Error`, `Could not find tweet with ids: [id].`: the tweet was deleted (X says the same for an id
+    /// that never existed).
+    case deleted
+    /// `Forbidden`, `User has been suspended: [author].`, with type `resource-not-found`, as X sends it.
+    case suspended
+    /// `Authorization Error`, `Sorry, you are not authorized to see the Tweet with ids: [id].`: a protected account.
+    case protected
+    /// Absent from both `data` and `errors`, which the API does not promise never to do.
+    case silent
+}
+
+/// A world for hydration tests and benchmarks: `GET /2/tweets?ids=` answers every id with a tweet made up from it
+/// (text, author, time from the snowflake), except the ids told to be missing, which come back in `errors` by reason.
+/// Off until `answersAnyID` is set; the corpus is then not consulted for lookups.
+public final class StubLookupWorld: Sendable {
+    private struct State {
+        var answersAnyID = false
+        var missing: [TweetID: StubMissingReason] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a world that is off.
+    public init() {}
+
+    /// Whether lookups are answered by this world.
+    public var answersAnyID: Bool {
+        get { state.withLock { $0.answersAnyID } }
+        set { state.withLock { $0.answersAnyID = newValue } }
+    }
+
+    /// Marks ids missing for a reason (replacing any earlier reason for them).
+    public func setMissing(_ ids: [TweetID], reason: StubMissingReason) {
+        state.withLock { state in for id in ids { state.missing[id] = reason } }
+    }
+
+    /// The ids marked missing, by reason.
+    public var missing: [TweetID: StubMissingReason] { state.withLock { $0.missing } }
+
+    /// The author of a made-up tweet: one of five users, by id.
+    public static func author(of id: TweetID) -> UserID { UserID(3_000 + id.rawValue % 5) }
+
+    /// The text of a made-up tweet, so tests can search for it.
+    public static func text(of id: TweetID) -> String { "hydrated tweet \(id) #hydrate" }
+
+    func respond(_ request: RecordedRequest) -> StubResponse? {
+        guard answersAnyID else { return nil }
+        let raw = request.query["ids"] ?? ""
+        let ids = raw.split(separator: ",").map(String.init)
+        guard (1...100).contains(ids.count) else {
+            return .invalidRequest(
+                parameter: "ids", value: raw,
+                message:
+                    "The number of values in the `ids` query parameter list [\(ids.count)] is not between 1 and 100")
+        }
+        if let bad = ids.first(where: { TweetID($0) == nil }) {
+            return .invalidRequest(
+                parameter: "ids", value: bad,
+                message: "The `ids` query parameter value [\(bad)] does not match ^[0-9]{1,19}$")
+        }
+        let missing = self.missing
+        let fields = Set((request.query["tweet.fields"] ?? "").split(separator: ",").map(String.init))
+        let expansions = Set((request.query["expansions"] ?? "").split(separator: ",").map(String.init))
+        var data: [[String: Any]] = []
+        var errors: [[String: Any]] = []
+        var authors = Set<UserID>()
+        for text in ids {
+            let id = TweetID(text)!
+            switch missing[id] {
+            case .deleted?:
+                errors.append(StubJSON.notFound(value: text, resourceType: "tweet", parameter: "ids"))
+            case .suspended?:
+                errors.append([
+                    "value": text, "detail": "User has been suspended: [\(Self.author(of: id))].", "title": "Forbidden",
+                    "resource_type": "tweet", "parameter": "ids", "resource_id": text,
+                    "type": "https://api.twitter.com/2/problems/resource-not-found",
+                ])
+            case .protected?:
+                errors.append([
+                    "value": text, "detail": "Sorry, you are not authorized to see the Tweet with ids: [\(text)].",
+                    "title": "Authorization Error", "resource_type": "tweet", "parameter": "ids",
+                    "resource_id": text, "type": "https://api.twitter.com/2/problems/not-authorized-for-resource",
+                ])
+            case .silent?:
+                continue
+            case nil:
+                data.append(Self.tweet(id, fields: fields))
+                authors.insert(Self.author(of: id))
+            }
+        }
+        var body: [String: Any] = [:]
+        if !data.isEmpty { body["data"] = data }
+        if expansions.contains("author_id"), !authors.isEmpty {
+            body["includes"] = [
+                "users": authors.sorted().map { ["id": $0.description, "name": "User \($0)", "username": "user\($0)"] }
+            ]
+        }
+        if !errors.isEmpty { body["errors"] = errors }
+        return .json(200, body)
+    }
+
+    private static let created = StubJSON.timestamp(Date(timeIntervalSince1970: 1_764_460_800))
+
+    private static func tweet(_ id: TweetID, fields: Set<String>) -> [String: Any] {
+        var tweet: [String: Any] = [
+            "id": id.description, "text": text(of: id), "edit_history_tweet_ids": [id.description],
+        ]
+        if fields.contains("author_id") { tweet["author_id"] = author(of: id).description }
+        if fields.contains("created_at") { tweet["created_at"] = created }
+        if fields.contains("lang") { tweet["lang"] = "en" }
+        if fields.contains("conversation_id") { tweet["conversation_id"] = id.description }
+        if fields.contains("public_metrics") {
+            tweet["public_metrics"] = [
+                "retweet_count": 0, "reply_count": 0, "like_count": Int(id.rawValue % 7), "quote_count": 0,
+            ]
+        }
+        if fields.contains("entities") {
+            let start = text(of: id).count - "#hydrate".count
+            tweet["entities"] = ["hashtags": [["start": start, "end": start + 8, "tag": "hydrate"]]]
+        }
+        return tweet
+    }
+}
+
+extension StubServer {
+    /// The endpoints of tweet collection: the stream rules, and lookups when the lookup world is on.
+    func collectResponse(_ request: RecordedRequest, endpoint: String) -> StubResponse? {
+        switch endpoint {
+        case "GET /2/tweets/search/stream/rules", "POST /2/tweets/search/stream/rules":
+            return streamRules.handle(request)
+        case "GET /2/tweets": return lookupWorld.respond(request)
+        default: return nil
+        }
+    }
+}
