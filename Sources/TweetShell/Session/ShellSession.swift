@@ -174,6 +174,7 @@ public final class ShellSession: @unchecked Sendable {
         case .help(let topic): return help(topic)
         case .quit: return .quit
         case .live(let query): return await live(query)
+        case .collect(let command): return await collect(command)
         }
     }
 
