@@ -72,6 +72,11 @@ let package = Package(
         .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
         .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"], exclude: ["Snapshots"]),
+        // hydrate, dehydrate and rules over the real store, the real client and the loopback stub.
+        .testTarget(
+            name: "CollectTests",
+            dependencies: ["TweetShell", "TweetStore", "TweetKit", "XAPI", "XAPIStub", "TerminalTesting"]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit", "LineEditor", "TerminalTesting"]),
     ]
 )

@@ -22,6 +22,8 @@ public final class StubLookupWorld: Sendable {
     private struct State {
         var answersAnyID = false
         var missing: [TweetID: StubMissingReason] = [:]
+        var answered = 0
+        var hold: (after: Int, seconds: Double)?
     }
 
     private let state = Mutex(State())
@@ -39,6 +41,10 @@ public final class StubLookupWorld: Sendable {
     public func setMissing(_ ids: [TweetID], reason: StubMissingReason) {
         state.withLock { state in for id in ids { state.missing[id] = reason } }
     }
+
+    /// Holds the lookup after the first `after` back for `seconds` (once), so a test can kill the client while that
+    /// request is in flight; a client that hangs up shows in `StubServer.abandonedRequests`.
+    public func hold(after: Int, seconds: Double) { state.withLock { $0.hold = (after, seconds) } }
 
     /// The ids marked missing, by reason.
     public var missing: [TweetID: StubMissingReason] { state.withLock { $0.missing } }
@@ -64,7 +70,12 @@ public final class StubLookupWorld: Sendable {
                 parameter: "ids", value: bad,
                 message: "The `ids` query parameter value [\(bad)] does not match ^[0-9]{1,19}$")
         }
-        let missing = self.missing
+        let (missing, delay) = state.withLock { state -> ([TweetID: StubMissingReason], Double) in
+            state.answered += 1
+            guard let hold = state.hold, state.answered > hold.after else { return (state.missing, 0) }
+            state.hold = nil
+            return (state.missing, hold.seconds)
+        }
         let fields = Set((request.query["tweet.fields"] ?? "").split(separator: ",").map(String.init))
         let expansions = Set((request.query["expansions"] ?? "").split(separator: ",").map(String.init))
         var data: [[String: Any]] = []
@@ -102,7 +113,9 @@ public final class StubLookupWorld: Sendable {
             ]
         }
         if !errors.isEmpty { body["errors"] = errors }
-        return .json(200, body)
+        var response = StubResponse.json(200, body)
+        response.delay = delay
+        return response
     }
 
     private static let created = StubJSON.timestamp(Date(timeIntervalSince1970: 1_764_460_800))

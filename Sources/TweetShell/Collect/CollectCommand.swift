@@ -179,7 +179,24 @@ extension CollectCommand {
             _ = try SearchQuery(parsing: text)
         } catch {
             let column = offset + max(1, error.column)
-            throw CommandError("in the \(what) at column \(column): \(error.message)", column: column)
+            throw CommandError(
+                "in the \(what) at column \(column): \(shifted(error.message, by: offset))", column: column)
         }
+    }
+
+    /// The parser's message with the columns it names (`'(' at column 1`) counted from the line's start.
+    private static func shifted(_ message: String, by offset: Int) -> String {
+        var result = ""
+        var rest = Substring(message)
+        while let range = rest.range(of: "at column ") {
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if let number = Int(digits) {
+                result += String(number + offset)
+                rest = rest.dropFirst(digits.count)
+            }
+        }
+        return result + rest
     }
 }

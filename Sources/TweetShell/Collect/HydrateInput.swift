@@ -88,9 +88,9 @@ struct HydrateInput: Sendable {
     static func lines(_ text: String) -> [(number: Int, text: String)] {
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
-        return body.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
-            (index + 1, String(line.hasSuffix("\r") ? line.dropLast() : line))
-        }
+        // `\r\n` is one Character in Swift, so it is a separator of its own, not `\n` after a `\r`.
+        return body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .enumerated().map { index, line in (index + 1, String(line)) }
     }
 
     /// A tweet id: digits (`1460323737035677698`), or a status URL of x.com or twitter.com
