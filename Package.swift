@@ -61,7 +61,10 @@ let package = Package(
         .executableTarget(name: "tweetsh", dependencies: ["TweetShell"]),
         .executableTarget(
             name: "tweetsh-bench",
-            dependencies: ["StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell", "TerminalTesting"]
+            dependencies: [
+                "StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell", "TerminalTesting", "XAPI",
+                "XAPIStub",
+            ]
         ),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting", "StreamFoundation"]),

@@ -1,7 +1,9 @@
 import Foundation
 
 // Usage: tweetsh-bench <suite> [suite arguments] [--tsv]
-let suites: [any BenchSuite.Type] = [StreamSuite.self, StoreSuite.self, ShellSuite.self, TweetKitSuite.self]
+let suites: [any BenchSuite.Type] = [
+    StreamSuite.self, StoreSuite.self, ShellSuite.self, TweetKitSuite.self, HydrateSuite.self,
+]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let tsv = arguments.contains("--tsv")
