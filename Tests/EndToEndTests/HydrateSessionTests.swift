@@ -77,28 +77,42 @@ final class HydrateSessionTests: XCTestCase {
         let ids = Self.ids(1_050)
         let file = tweetsh.home.file("dataset.txt")
         try ids.map(\.description).joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        // The fourth lookup is held: the first three batches are answered and committed when it arrives.
+        // The fourth lookup to arrive is held. Four batches are in flight at once, counted from the oldest without an
+        // answer, so while batch k is held the shell sends batches up to k + 3 and stops: k + 4 lookups, all but the
+        // held one committed.
         stub.lookupWorld.hold(after: 3, seconds: 60)
+        let store = tweetsh.home.file("store.sqlite")
         let process = try BackgroundProcess(
-            Tweetsh.executable, arguments: ["-c", "hydrate \(file)"], environment: tweetsh.environment(api),
-            directory: tweetsh.home.path)
-        wait("the fourth lookup") { stub.requests(path: "/2/tweets").count == 4 }
+            Tweetsh.executable, arguments: ["--store", store, "-c", "hydrate \(file)"],
+            environment: tweetsh.environment(api), directory: tweetsh.home.path)
+        var held = 0
+        wait("the window of four to fill behind the held lookup") {
+            let lookups = stub.requests(path: "/2/tweets")
+            guard lookups.count >= 4, let first = lookups[3].query["ids"]?.split(separator: ",").first,
+                let index = ids.firstIndex(where: { $0.description == first })
+            else { return false }
+            held = index / 100
+            let committed = try? StoreInspection(path: store).query("SELECT count(*) FROM hydrated_ids")
+            return lookups.count == held + 4 && committed?.first == "\((held + 3) * 100)"
+        }
+        XCTAssertEqual(stub.requests(path: "/2/tweets").count, held + 4, "no lookup beyond the window of four")
         process.send(SIGKILL)
         XCTAssertNotNil(process.waitForExit(timeout: 10))
         wait("the stub to see the client hang up") { stub.abandonedRequests.count == 1 }
 
-        let run = try tweetsh.run(["-c", "hydrate \(file)"], environment: api)
+        let run = try tweetsh.run(["--store", store, "-c", "hydrate \(file)"], environment: api)
         XCTAssertEqual(run.status, 0, run.standardError)
         XCTAssertTrue(
             run.standardOutput.contains(
-                "1050 hydrated, 0 missing into collection 'dataset' (resumed: 300 ids answered earlier were not asked again)"
-            ),
+                "1050 hydrated, 0 missing into collection 'dataset' (resumed: \((held + 3) * 100) ids answered earlier "
+                    + "were not asked again)"),
             run.standardOutput)
         let asked = answeredIDs
         XCTAssertEqual(asked.count, 1_050, "every id answered once")
         XCTAssertTrue(Set(asked) == Set(ids.map(\.description)), "the answered ids are the file's ids")
-        // The batch in flight at the kill was never answered, so it was asked again, and only it.
-        XCTAssertEqual(stub.requests(path: "/2/tweets").count, 12)
+        // The batch held at the kill was never answered, so it was asked again, and only it.
+        let left = 1_050 - (held + 3) * 100
+        XCTAssertEqual(stub.requests(path: "/2/tweets").count, held + 4 + (left + 99) / 100)
     }
 
     func testCSVInputAndDehydrateRoundTrip() throws {

@@ -4,8 +4,9 @@ import TweetStore
 import XAPI
 
 /// Hydrates tweet ids into a collection: batches of 100 to `GET /2/tweets?ids=`, each batch's tweets and answers
-/// committed together, so an interrupted run resumes where it stopped and never asks again for an id it has an answer
-/// for. The one batch in flight when a process is killed has no answer yet, and is asked again.
+/// committed together, so an interrupted run resumes where it stopped and never asks again for an id whose answer it
+/// committed. Up to `concurrency` batches are in flight at once (a request's round trip, not the client, bounds a
+/// hydration); those in flight when a process is killed have no committed answer, and are asked again.
 ///
 /// Rate-limit waits happen inside the API client (which reports them through its `onWait` hook); `progress` hears
 /// after every batch, with an estimate of the time left from the window the API last reported.
@@ -54,7 +55,7 @@ struct Hydrator: Sendable {
     let store: TweetStore
     let collection: String
     var batchSize = 100
-    /// Requests in flight at once; answers are committed as they come, in any order.
+    /// Batches without an answer at once, counted from the oldest one; answers are committed as they come.
     var concurrency = 1
 
     /// Runs over `ids` (distinct, in input order), skipping those an earlier run settled.
@@ -71,27 +72,38 @@ struct Hydrator: Sendable {
         let started = clock.now()
         var done = 0
         progress(Progress(total: ids.count, settled: settledBefore, hydrated: hydrated, missing: missing))
-        try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+        try await withThrowingTaskGroup(of: (index: Int, found: Int, absent: Int).self) { group in
             var next = 0
+            var oldest = 0
+            var finished = Set<Int>()
+            // The window starts at the oldest unanswered batch: while it is stalled (a slow response, a hang), no
+            // batch beyond the window is sent, so at any moment at most `concurrency` batches are without an answer.
             func launch() {
-                guard next < batches.count else { return }
-                let batch = batches[next]
-                next += 1
-                group.addTask { try await self.settle(batch) }
+                while next < batches.count, next - oldest < max(1, concurrency) {
+                    let index = next
+                    let batch = batches[index]
+                    next += 1
+                    group.addTask {
+                        let (found, absent) = try await self.settle(batch)
+                        return (index, found, absent)
+                    }
+                }
             }
-            for _ in 0..<max(1, concurrency) { launch() }
-            while let (found, absent) = try await group.next() {
+            launch()
+            while let result = try await group.next() {
                 done += 1
-                hydrated += found
-                missing += absent
+                hydrated += result.found
+                missing += result.absent
+                finished.insert(result.index)
+                while finished.remove(oldest) != nil { oldest += 1 }
                 let elapsed = clock.now().timeIntervalSince(started)
                 let eta = HydrateETA.secondsLeft(
                     batchesLeft: batches.count - done, secondsPerBatch: elapsed / Double(done),
                     window: source.client.rateLimits().first { $0.endpoint == "GET /2/tweets" }, now: clock.now())
                 progress(
                     Progress(
-                        total: ids.count, settled: hydrated + missing,
-                        hydrated: hydrated, missing: missing, secondsLeft: eta))
+                        total: ids.count, settled: hydrated + missing, hydrated: hydrated, missing: missing,
+                        secondsLeft: eta))
                 launch()
             }
         }

@@ -45,7 +45,7 @@ extension ShellSession {
             sources.waits.remove(waitToken)
             bar.finish()
         }
-        let hydrator = Hydrator(source: api, store: store, collection: collection)
+        let hydrator = Hydrator(source: api, store: store, collection: collection, concurrency: Self.hydrateConcurrency)
         let summary: Hydrator.Summary
         do {
             summary = try await hydrator.run(ids: input.ids) { bar.update($0) }
@@ -83,6 +83,10 @@ extension ShellSession {
         if summary.hydrated > 0 { output.note("search them with: search --in \(collection) <query>") }
         return input.problems.isEmpty ? .ok : .failed
     }
+
+    /// Batches of 100 in flight at once: four round trips overlap, and at most four batches are asked again after a
+    /// crash.
+    static let hydrateConcurrency = 4
 
     /// The collection a hydration joins unless told otherwise: the file's name without its extensions.
     static func hydrateCollectionName(_ url: URL) -> String {

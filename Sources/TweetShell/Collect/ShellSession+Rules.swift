@@ -15,6 +15,9 @@ extension ShellSession {
             return .failed
         }
         let client = api.client
+        // The same rule as for searches: the user's own token never goes to the API inside a rule.
+        if case .add(let rule, _) = action, holdsOwnToken(rule, client) { return refuseOwnToken() }
+        if case .check(let rule) = action, holdsOwnToken(rule, client) { return refuseOwnToken() }
         do {
             switch action {
             case .list:
@@ -70,6 +73,17 @@ extension ShellSession {
             output.error("rules: \(ErrorText.describe(error))")
             return .failed
         }
+    }
+
+    private func holdsOwnToken(_ rule: String, _ client: XAPIClient) -> Bool {
+        client.tokenIsHeld(in: rule)
+            || rule.split(whereSeparator: \.isWhitespace).contains { client.tokenIsHeld(in: String($0)) }
+    }
+
+    private func refuseOwnToken() -> CommandStatus {
+        output.error(
+            "the rule holds your own X API credentials (the bearer token, or a prefix of it), so it is not sent")
+        return .failed
     }
 
     private func report(_ problems: [StreamRuleProblem]) -> CommandStatus {

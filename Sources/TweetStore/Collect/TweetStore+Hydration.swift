@@ -59,8 +59,16 @@ extension TweetStore {
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'hydrated_ids'")
             guard exists == 1 else { return HydrationLedger() }
             var ledger = HydrationLedger()
+            // An answer counts while what it produced is still there: a hydrated id while its tweet is in the
+            // collection, a missing one while the collection exists. After `drop NAME`, hydrating into NAME again
+            // asks for everything again.
             try connection.withStatement(
-                "SELECT id, reason, detail FROM hydrated_ids WHERE collection = ?", [.text(collection)]
+                """
+                SELECT h.id, h.reason, h.detail FROM hydrated_ids h JOIN collections c ON c.name = h.collection
+                WHERE h.collection = ?
+                  AND (h.reason IS NOT NULL
+                       OR EXISTS (SELECT 1 FROM collection_members m WHERE m.collection = c.id AND m.tweet = h.id))
+                """, [.text(collection)]
             ) { rows in
                 while try rows.step() {
                     let id = TweetID(UInt64(bitPattern: rows.int64(0)))
