@@ -25,6 +25,12 @@ extension StubServer {
             // Faults (a 503, a closed connection) answer in place of the stream, through the normal path.
             return false
         }
+        // The rules added through the rules endpoint are the ones the stream's tweets match, as on X.
+        if let rule = streamRules.rules.first {
+            var settings = stream.settings
+            settings.rule = (rule.id, rule.value, rule.tag ?? rule.value)
+            stream.configure(settings)
+        }
         stream.serve(fd) { [weak self] in self?.isStopped ?? true }
         shutdown(fd, Int32(SHUT_RDWR))
         return true

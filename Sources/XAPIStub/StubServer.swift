@@ -70,6 +70,10 @@ public final class StubServer: Sendable {
     private let acceptLoopDone = DispatchSemaphore(value: 0)
     /// The filtered stream (`GET /2/tweets/search/stream`) and the tweets it has posted.
     public let stream = StubStream()
+    /// The filtered stream's rules (`/2/tweets/search/stream/rules`), with X's validation and a settable cap.
+    public let streamRules = StubStreamRules()
+    /// Tweets lookup for hydration: any id answered, chosen ids missing by reason (off by default).
+    public let lookupWorld = StubLookupWorld()
 
     /// Binds and starts serving at once.
     public init(configuration: Configuration = Configuration()) throws {
@@ -260,7 +264,8 @@ public final class StubServer: Sendable {
             response.headers += headers
             return response
         }
-        var response = routesIncludingStream().handle(request, endpoint: endpoint)
+        var response =
+            collectResponse(request, endpoint: endpoint) ?? routesIncludingStream().handle(request, endpoint: endpoint)
         response.headers += headers
         return response
     }

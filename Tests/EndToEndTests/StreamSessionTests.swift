@@ -118,6 +118,27 @@ final class StreamSessionTests: XCTestCase {
         XCTAssertEqual(try storedIDs(tweetsh, collection: "screen1").count, stored)
     }
 
+    func testRulesAddThenStreamLimit20ThenSearchFindsTheStreamedTweets() throws {
+        stub.stream.configure(.init(tweetsPerSecond: 40))
+        let tweetsh = Tweetsh()
+        let terminal = try tweetsh.terminal(["--store", store(tweetsh)], environment: environment)
+        try terminal.waitForPrompt("(x, key)> ")
+        terminal.type("rules add #swift --tag lang-swift\r")
+        try terminal.waitForPrompt("(x, key)> ")
+        XCTAssertEqual(stub.streamRules.rules.map(\.value), ["#swift"])
+        terminal.type("stream --limit 20\r")
+        try terminal.waitFor("[lang-swift]")
+        try terminal.waitFor("20 tweets stored in the collection 'stream'")
+        try terminal.waitForPrompt("(x, key)> ")
+        terminal.type("search --source local --in stream --limit 50 streamed\r")
+        let listed = try terminal.waitFor("streamed tweet 1 about")
+        try terminal.waitForPrompt("(x, key)> ")
+        terminal.type("quit\r")
+        XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
+        XCTAssertTrue(listed.contains("streamed tweet 20 about"), listed)
+        XCTAssertEqual(try storedIDs(tweetsh, collection: "stream").count, 20)
+    }
+
     /// 2,000 tweets a second for 10 s into a pseudo-terminal: memory stays bounded, every tweet is stored, and the
     /// screen keeps drawing and answers a key.
     func testAFloodOf2000TweetsASecondIsStoredWholeWithBoundedMemory() throws {

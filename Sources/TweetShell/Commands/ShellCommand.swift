@@ -49,6 +49,8 @@ public enum ShellCommand: Equatable, Sendable {
     case live(String?)
     /// `stream [--for D] [--limit N] [--into NAME] [--json]`: follow the filtered stream (Sources/TweetShell/Stream).
     case stream(StreamOptions)
+    /// `hydrate`, `dehydrate`, `export --ids` and `rules` (Sources/TweetShell/Collect).
+    case collect(CollectCommand)
 }
 
 /// What `search` was asked for.
@@ -171,6 +173,10 @@ extension ShellCommand {
                 CommandSpec.suggestion(for: first.text).map { "; did you mean '\($0)'?" }
                 ?? "; type 'help' for the list"
             throw CommandError("unknown command '\(first.text)'\(hint)", column: first.offset + 1)
+        }
+        if CollectCommand.names.contains(spec.name) { return .collect(try CollectCommand.parse(words: words)) }
+        if spec.name == "export", let flag = words.words.firstIndex(where: { $0.text == "--ids" }) {
+            return .collect(try CollectCommand.exportIDs(words: words, flagIndex: flag))
         }
         var parser = ArgumentParser(words: words, command: spec.name)
         switch spec.name {

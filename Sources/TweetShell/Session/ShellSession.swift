@@ -175,6 +175,7 @@ public final class ShellSession: @unchecked Sendable {
         case .quit: return .quit
         case .live(let query): return await live(query)
         case .stream(let options): return await stream(options)
+        case .collect(let command): return await collect(command)
         }
     }
 

@@ -27,7 +27,7 @@ public protocol ActiveRulesSource: Sendable {
     func activeRules() async throws -> [ActiveRule]
 }
 
-/// Reads the active rules with `GET /2/tweets/search/stream/rules`.
+/// Reads the active rules with `GET /2/tweets/search/stream/rules` (the rules client `rules list` uses).
 public struct XAPIActiveRules: ActiveRulesSource {
     /// The client to ask.
     public let client: XAPIClient
@@ -37,13 +37,7 @@ public struct XAPIActiveRules: ActiveRulesSource {
 
     /// The rules the endpoint lists (none: an empty list).
     public func activeRules() async throws -> [ActiveRule] {
-        let body = try await client.get(
-            "/2/tweets/search/stream/rules", endpoint: "GET /2/tweets/search/stream/rules")
-        let root = try JSONParser.parse(body)
-        return (root["data"]?.array ?? []).compactMap { item in
-            guard let id = item["id"]?.string, let value = item["value"]?.string else { return nil }
-            return ActiveRule(id: id, value: value, tag: item["tag"]?.string)
-        }
+        try await client.streamRules().map { ActiveRule(id: $0.id, value: $0.value, tag: $0.tag) }
     }
 }
 
