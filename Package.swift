@@ -55,7 +55,7 @@ let package = Package(
         // A loopback HTTP server speaking the X API v2 contract, shared by the XAPI and end-to-end tests.
         .target(name: "XAPIStub", dependencies: ["TweetKit"]),
         // The stub as a program (`xapi-stub --port 0 --fault 429@2`), for end-to-end tests of the tweetsh binary.
-        .executableTarget(name: "xapi-stub", dependencies: ["XAPIStub"]),
+        .executableTarget(name: "xapi-stub", dependencies: ["XAPIStub", "TweetKit"]),
 
         // Test utilities shared by test targets: a pseudo-terminal driver, temporary folders, piped runs.
         .target(name: "TerminalTesting"),
@@ -70,7 +70,10 @@ let package = Package(
         .executableTarget(name: "tweetsh", dependencies: ["TweetShell"]),
         .executableTarget(
             name: "tweetsh-bench",
-            dependencies: ["StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell", "TerminalTesting"]
+            dependencies: [
+                "StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell", "TerminalTesting", "XAPI",
+                "XAPIStub",
+            ]
         ),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting", "StreamFoundation"]),
@@ -86,7 +89,13 @@ let package = Package(
                 "postgres-import-probe",
             ]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
-        .testTarget(name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "TweetShellTests", dependencies: ["TweetShell", "StreamTesting", "XAPIStub"], exclude: ["Snapshots"]),
+        // hydrate, dehydrate and rules over the real store, the real client and the loopback stub.
+        .testTarget(
+            name: "CollectTests",
+            dependencies: ["TweetShell", "TweetStore", "TweetKit", "XAPI", "XAPIStub", "TerminalTesting"]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["XAPIStub", "TweetKit", "LineEditor", "TerminalTesting"]),
     ]
 )

@@ -100,12 +100,16 @@ public final class XAPIClient: Sendable, CustomStringConvertible, CustomReflecta
     /// Sends one request with retries; returns the first 2xx response.
     func perform(
         method: String, path: String, endpoint: String, query: [URLQueryItem] = [], form: [(String, String)]? = nil,
-        authorization: Authorization
+        json: Data? = nil, authorization: Authorization
     ) async throws -> HTTPResponse {
         let currentToken = token.withLock { $0 }
         do {
-            let request = try makeRequest(
+            var request = try makeRequest(
                 method: method, path: path, query: query, form: form, authorization: authorization, token: currentToken)
+            if let json {
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.httpBody = json
+            }
             return try await sendWithRetries(request, endpoint: endpoint)
         } catch let error as XAPIError {
             throw Self.redacted(error, token: currentToken, authorization: authorization)

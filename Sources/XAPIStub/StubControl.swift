@@ -32,6 +32,8 @@ extension StubServer {
                         "bearer_ok": recorded.headers["authorization"] == expected,
                     ]
                 })
+        case ("POST", "/__stub/stream"):
+            return streamControl(request.form)
         case ("POST", "/__stub/reset"):
             clearRecording()
             clearFaults()

@@ -49,6 +49,8 @@ struct StubRoutes {
         case ("GET", 4) where path == "/2/tweets/counts/recent": return "GET /2/tweets/counts/recent"
         case ("GET", 4) where path == "/2/tweets/counts/all": return "GET /2/tweets/counts/all"
         case ("GET", 2) where path == "/2/tweets": return "GET /2/tweets"
+        case ("GET", 5) where path == "/2/tweets/search/stream/rules": return "GET /2/tweets/search/stream/rules"
+        case ("POST", 5) where path == "/2/tweets/search/stream/rules": return "POST /2/tweets/search/stream/rules"
         case ("GET", 3) where parts[1] == "tweets": return "GET /2/tweets/:id"
         case ("GET", 5) where parts[1] == "users" && parts[2] == "by" && parts[3] == "username":
             return "GET /2/users/by/username/:username"

@@ -66,8 +66,14 @@ public final class StubServer: Sendable {
     public let configuration: Configuration
     private let listenFD: Int32
     private let state: Mutex<State>
-    private let routes: StubRoutes
+    let routes: StubRoutes
     private let acceptLoopDone = DispatchSemaphore(value: 0)
+    /// The filtered stream (`GET /2/tweets/search/stream`) and the tweets it has posted.
+    public let stream = StubStream()
+    /// The filtered stream's rules (`/2/tweets/search/stream/rules`), with X's validation and a settable cap.
+    public let streamRules = StubStreamRules()
+    /// Tweets lookup for hydration: any id answered, chosen ids missing by reason (off by default).
+    public let lookupWorld = StubLookupWorld()
 
     /// Binds and starts serving at once.
     public init(configuration: Configuration = Configuration()) throws {
@@ -112,6 +118,9 @@ public final class StubServer: Sendable {
     public func enqueue(_ faults: [StubFault], path: String? = nil) {
         state.withLock { state in state.faults += faults.map { (path, $0) } }
     }
+
+    /// True once `stop()` was called; open streams end then.
+    var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Faults not yet used.
     public var pendingFaults: Int { state.withLock { $0.faults.count } }
@@ -163,6 +172,7 @@ public final class StubServer: Sendable {
             return
         }
         if !request.path.hasPrefix(StubServer.controlPrefix) { state.withLock { $0.requests.append(request) } }
+        if serveStream(fd, request) { return }
         let response = respond(to: request)
         if response.closeWithoutResponse { return }
         if response.delay > 0 {
@@ -254,7 +264,8 @@ public final class StubServer: Sendable {
             response.headers += headers
             return response
         }
-        var response = routes.handle(request, endpoint: endpoint)
+        var response =
+            collectResponse(request, endpoint: endpoint) ?? routesIncludingStream().handle(request, endpoint: endpoint)
         response.headers += headers
         return response
     }

@@ -2,7 +2,8 @@ import Foundation
 
 // Usage: tweetsh-bench <suite> [suite arguments] [--tsv]
 let suites: [any BenchSuite.Type] = [
-    StreamSuite.self, StoreSuite.self, ShellSuite.self, TweetKitSuite.self, ExploreSuite.self,
+    StreamSuite.self, StoreSuite.self, ShellSuite.self, TweetKitSuite.self, ExploreSuite.self, HydrateSuite.self,
+    StreamIngestSuite.self,
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())

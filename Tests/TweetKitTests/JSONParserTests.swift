@@ -78,7 +78,7 @@ import Testing
     @Test func fixturesAgree() throws {
         for fixture in [
             Fixtures.searchPage, Fixtures.emptyPage, Fixtures.pageWithPartialErrors, Fixtures.onlyErrors,
-            Fixtures.timelinePage, Fixtures.twarcRawLine,
+            Fixtures.timelinePage, Fixtures.twarcRawLine, Fixtures.singleTweet,
         ] {
             let data = Data(fixture.utf8)
             let fast = try #require(viaFast(data), "fast path declined \(fixture.prefix(40))")
@@ -88,7 +88,7 @@ import Testing
 
     @Test func otherShapesAreLeftToTheTreePath() {
         for fixture in [
-            Fixtures.singleTweet, Fixtures.userFound, Fixtures.v1Search, Fixtures.twarcFlatLine,
+            Fixtures.userFound, Fixtures.v1Search, Fixtures.twarcFlatLine,
             Fixtures.problemDocument, "[]", "{}", #"{"data":[{"id":"1"}]}"#,
         ] {
             #expect(viaFast(Data(fixture.utf8)) == nil, "\(fixture.prefix(40))")

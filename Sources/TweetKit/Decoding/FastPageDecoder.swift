@@ -27,6 +27,15 @@ enum FastPageDecoder {
             try scanner.members { scanner, key in
                 if key == "data" {
                     if try scanner.consumeNull() { return }
+                    if scanner.peek() == UInt8(ascii: "{") {
+                        // One tweet, as a lookup by id and every line of the filtered stream send it.
+                        sawData = true
+                        let start = scanner.index
+                        let tweet = try tweet(&scanner)
+                        if keepOriginals { page.originals.tweets[tweet.id] = slice(from: start, scanner) }
+                        page.tweets.append(tweet)
+                        return
+                    }
                     guard scanner.peek() == UInt8(ascii: "[") else { throw Bail() }
                     sawData = true
                     try scanner.elements { scanner in

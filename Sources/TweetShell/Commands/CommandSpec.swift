@@ -34,6 +34,15 @@ public struct CommandSpec: Sendable {
                 "Search as you type on a screen of its own; Esc keeps the results for more and show, Ctrl-D discards them.",
             flags: [], examples: ["live", "live swift", "live from:swiftlang"]),
         CommandSpec(
+            name: "stream", aliases: [], synopsis: "stream [--for DURATION] [--limit N] [--into NAME] [--json]",
+            summary:
+                "Follow the filtered stream (rules from 'rules add'): every tweet stored as it arrives, reconnecting "
+                + "with X's backoff and recovering what a disconnection missed.",
+            flags: ["--for", "--limit", "--into", "--json"],
+            examples: [
+                "stream", "stream --limit 100", "stream --for 10m --into protest-2026", "stream --json > out.jsonl",
+            ]),
+        CommandSpec(
             name: "more", aliases: ["m"], synopsis: "more [N]",
             summary:
                 "Load the next page (or N more results) of the current search; numbering continues. In a new shell it "
@@ -128,14 +137,40 @@ public struct CommandSpec: Sendable {
             summary: "Delete a collection: its tweets that no other collection holds leave the store.",
             flags: [], examples: ["drop demo", "drop election"]),
         CommandSpec(
+            name: "hydrate", aliases: [], synopsis: "hydrate <file> [--into NAME]",
+            summary:
+                "Fetch the tweets of a file of ids or status URLs (one a line, or a CSV with an id column) into a "
+                + "collection; an interrupted run resumes, and missing ids are counted by reason.",
+            flags: ["--into"],
+            examples: ["hydrate ids.txt", "hydrate dataset.csv --into election", "hydrate links.txt --into saved"]),
+        CommandSpec(
+            name: "dehydrate", aliases: [], synopsis: "dehydrate [--in NAME] [query]",
+            summary:
+                "Print the ids of a local query's matches (or of the current results), one a line, as twarc2 "
+                + "dehydrate does; redirect them to share a dataset.",
+            flags: ["--in"],
+            examples: ["dehydrate", "dehydrate #swift lang:en", "tweetsh -c 'dehydrate --in election' > ids.txt"]),
+        CommandSpec(
+            name: "rules", aliases: [],
+            synopsis: "rules add <rule> [--tag T] | list | delete <id|tag|all> | check <rule>",
+            summary:
+                "Manage the filtered stream's rules on X; rules are checked by tweetsh's query parser first, and "
+                + "'check' asks X to validate without adding.",
+            flags: ["add", "list", "delete", "check", "--tag"],
+            examples: [
+                "rules add #swift lang:en --tag swift", "rules list", "rules check \"open data\" -is:retweet",
+                "rules delete swift", "rules delete all",
+            ]),
+        CommandSpec(
             name: "export", aliases: [],
-            synopsis: "export <file> [--format jsonl|flat|csv] [--columns a,b,c] [--all]",
+            synopsis: "export <file> [--format jsonl|flat|csv] [--columns a,b,c] [--all] | export --ids <file>",
             summary:
                 "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv 0.7's CSV columns; --all writes every match of a local search.",
-            flags: ["--format", "--columns", "--all"],
+            flags: ["--format", "--columns", "--all", "--ids"],
             examples: [
                 "export results.jsonl", "export results.csv --format csv",
                 "export people.csv --columns id,created_at,author.username,text", "export everything.jsonl --all",
+                "export --ids ids.txt",
             ]),
         CommandSpec(
             name: "backup", aliases: [], synopsis: "backup <file>",

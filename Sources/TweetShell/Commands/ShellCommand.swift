@@ -49,6 +49,10 @@ public enum ShellCommand: Equatable, Sendable {
     case live(String?)
     /// `count`, `top`, `drill N` and `stats` (Sources/TweetShell/Explore).
     case explore(ExploreCommand)
+    /// `stream [--for D] [--limit N] [--into NAME] [--json]`: follow the filtered stream (Sources/TweetShell/Stream).
+    case stream(StreamOptions)
+    /// `hydrate`, `dehydrate`, `export --ids` and `rules` (Sources/TweetShell/Collect).
+    case collect(CollectCommand)
 }
 
 /// What `search` was asked for.
@@ -174,6 +178,10 @@ extension ShellCommand {
         }
         if ExploreCommand.names.contains(spec.name) {
             return .explore(try ExploreCommand.parse(words: words, name: spec.name))
+        }
+        if CollectCommand.names.contains(spec.name) { return .collect(try CollectCommand.parse(words: words)) }
+        if spec.name == "export", let flag = words.words.firstIndex(where: { $0.text == "--ids" }) {
+            return .collect(try CollectCommand.exportIDs(words: words, flagIndex: flag))
         }
         var parser = ArgumentParser(words: words, command: spec.name)
         switch spec.name {
@@ -314,6 +322,7 @@ extension ShellCommand {
         case "live":
             let query = words.rest(from: 1)
             return .live(query.isEmpty ? nil : query)
+        case "stream": return .stream(try StreamOptions.parse(words))
         case "help":
             let topic = parser.next()?.text
             try parser.end()

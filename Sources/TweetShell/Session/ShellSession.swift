@@ -180,6 +180,8 @@ public final class ShellSession: @unchecked Sendable {
         case .quit: return .quit
         case .live(let query): return await live(query)
         case .explore(let command): return await explore(command)
+        case .stream(let options): return await stream(options)
+        case .collect(let command): return await collect(command)
         }
     }
 
