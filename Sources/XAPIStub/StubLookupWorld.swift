@@ -24,6 +24,7 @@ public final class StubLookupWorld: Sendable {
         var missing: [TweetID: StubMissingReason] = [:]
         var answered = 0
         var hold: (after: Int, seconds: Double)?
+        var held: String?
     }
 
     private let state = Mutex(State())
@@ -45,6 +46,10 @@ public final class StubLookupWorld: Sendable {
     /// Holds the lookup after the first `after` back for `seconds` (once), so a test can kill the client while that
     /// request is in flight; a client that hangs up shows in `StubServer.abandonedRequests`.
     public func hold(after: Int, seconds: Double) { state.withLock { $0.hold = (after, seconds) } }
+
+    /// The `ids` parameter of the lookup being held (or held last), so a test knows which batch it is: with several
+    /// requests in flight, the order the stub records them need not be the order it answers them.
+    public var heldIDs: String? { state.withLock { $0.held } }
 
     /// The ids marked missing, by reason.
     public var missing: [TweetID: StubMissingReason] { state.withLock { $0.missing } }
@@ -74,6 +79,7 @@ public final class StubLookupWorld: Sendable {
             state.answered += 1
             guard let hold = state.hold, state.answered > hold.after else { return (state.missing, 0) }
             state.hold = nil
+            state.held = raw
             return (state.missing, hold.seconds)
         }
         let fields = Set((request.query["tweet.fields"] ?? "").split(separator: ",").map(String.init))

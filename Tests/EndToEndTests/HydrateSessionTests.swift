@@ -86,9 +86,9 @@ final class HydrateSessionTests: XCTestCase {
             Tweetsh.executable, arguments: ["--store", store, "-c", "hydrate \(file)"],
             environment: tweetsh.environment(api), directory: tweetsh.home.path)
         var held = 0
-        wait("the window of four to fill behind the held lookup") {
+        wait("the window of four to fill behind the held lookup", timeout: 60) {
             let lookups = stub.requests(path: "/2/tweets")
-            guard lookups.count >= 4, let first = lookups[3].query["ids"]?.split(separator: ",").first,
+            guard let first = stub.lookupWorld.heldIDs?.split(separator: ",").first,
                 let index = ids.firstIndex(where: { $0.description == first })
             else { return false }
             held = index / 100
