@@ -17,7 +17,12 @@ extension Publisher {
     /// Attaches the specified subscriber to this publisher.
     @inline(__always)
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        receive(subscriber: subscriber)
+        // One relaxed load while no `_Introspection` is enabled; the observed path is out of line.
+        if _slowPath(IntrospectionRegistry.shared.isActive) {
+            subscribeIntrospected(subscriber)
+        } else {
+            receive(subscriber: subscriber)
+        }
     }
 
     /// Attaches the specified subject to this publisher, returning a cancellable that detaches it.

@@ -1,0 +1,98 @@
+import Foundation
+import StreamCore
+import XCTest
+
+/// Combine's debugging surface: playground descriptions and mirrors of subscribers, the Recording's `encode(into:)`,
+/// and the `_Introspection` hook.
+final class ReflectionAndIntrospectionTests: XCTestCase {
+    private final class Target {
+        var value = 0
+    }
+
+    func testSubscribersShowTheirDescriptionAndCombinesMirror() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        XCTAssertEqual(sink.playgroundDescription as? String, "Sink")
+        XCTAssertTrue(sink.customMirror.children.isEmpty)
+
+        let target = Target()
+        let assign = Subscribers.Assign(object: target, keyPath: \Target.value)
+        XCTAssertEqual(assign.playgroundDescription as? String, "Assign Target.")
+        XCTAssertEqual(assign.customMirror.children.map(\.label), ["object", "keyPath", "status"])
+        XCTAssertTrue(assign.customMirror.children.first?.value as? Target === target)
+
+        let anonymous = AnySubscriber<Int, Never>()
+        XCTAssertEqual(anonymous.playgroundDescription as? String, "Anonymous AnySubscriber")
+        XCTAssertTrue(Mirror(reflecting: anonymous).subjectType == String.self)
+        let erasedSubject = AnySubscriber(PassthroughSubject<Int, Never>())
+        XCTAssertEqual(erasedSubject.description, "Subject")
+        XCTAssertFalse(Mirror(reflecting: erasedSubject).children.isEmpty)
+        let erasedSink = AnySubscriber(sink)
+        XCTAssertTrue(Mirror(reflecting: erasedSink).subjectType == Subscribers.Sink<Int, Never>.self)
+
+        XCTAssertEqual(Just(1).eraseToAnyPublisher().playgroundDescription as? String, "AnyPublisher")
+    }
+
+    func testRecordingEncodesIntoLikeEncodeTo() throws {
+        let recording = Record<Int, Never>.Recording(output: [1, 2], completion: .finished)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys  // JSON objects have no key order of their own
+        let into = try encoder.encode(EncodeInto(recording: recording))
+        let to = try encoder.encode(recording)
+        XCTAssertEqual(into, to)
+    }
+
+    /// Encodes through `encode(into:)`, so the two paths can be compared byte for byte.
+    private struct EncodeInto: Encodable {
+        let recording: Record<Int, Never>.Recording
+
+        func encode(to encoder: any Encoder) throws {
+            try recording.encode(into: encoder)
+        }
+    }
+
+    private final class Log: _Introspection {
+        var events: [String] = []
+
+        func willReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
+        where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+            events.append("subscribe \(subscriber)")
+        }
+
+        func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
+            events.append("value \(input)")
+        }
+
+        func didRequest(subscription: any Subscription, _ demand: Subscribers.Demand) {
+            events.append("request \(demand)")
+        }
+
+        func didReceive<Downstream: Subscriber>(
+            subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>
+        ) {
+            events.append("completion")
+        }
+    }
+
+    func testIntrospectionHearsOnlyWhileEnabledAndOnlySubscribeCalls() {
+        let log = Log()
+        let subject = PassthroughSubject<Int, Never>()
+        let before = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        subject.subscribe(before)
+        XCTAssertFalse(log.isEnabled)
+
+        log.enable()
+        XCTAssertTrue(log.isEnabled)
+        var received: [Int] = []
+        let observed = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { received.append($0) })
+        subject.subscribe(observed)
+        subject.receive(subscriber: Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in }))
+        subject.send(1)
+        log.disable()
+        subject.send(2)
+        subject.send(completion: .finished)
+
+        XCTAssertFalse(log.isEnabled)
+        XCTAssertEqual(received, [1, 2], "the observed subscriber still gets everything")
+        XCTAssertEqual(log.events, ["subscribe Sink", "request unlimited", "value 1"])
+    }
+}
