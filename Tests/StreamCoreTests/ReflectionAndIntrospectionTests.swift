@@ -1,5 +1,6 @@
 import Foundation
 import StreamCore
+import StreamTesting
 import XCTest
 
 /// Combine's debugging surface: playground descriptions and mirrors of subscribers, the Recording's `encode(into:)`,
@@ -94,5 +95,64 @@ final class ReflectionAndIntrospectionTests: XCTestCase {
         XCTAssertFalse(log.isEnabled)
         XCTAssertEqual(received, [1, 2], "the observed subscriber still gets everything")
         XCTAssertEqual(log.events, ["subscribe Sink", "request unlimited", "value 1"])
+    }
+}
+
+/// The operators' subscriptions describe and reflect themselves as Combine's do.
+final class OperatorReflectionTests: XCTestCase {
+    private func subscription<P: Publisher>(of publisher: P) -> any Subscription where P.Failure == Never {
+        let tracking = TrackingSubscriber<P.Output, Never>(initialDemand: nil)
+        publisher.subscribe(tracking)
+        return tracking.subscription!
+    }
+
+    func testReducingOperatorsShowDownstreamResultInitialAndStatus() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let counted = subscription(of: subject.eraseToAnyPublisher().count())
+        let mirror = try XCTUnwrap((counted as? CustomReflectable)?.customMirror)
+        XCTAssertEqual(mirror.children.map(\.label), ["downstream", "result", "initial", "status"])
+        XCTAssertEqual((counted as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Count")
+        XCTAssertFalse(counted is CustomDebugStringConvertible)
+
+        let first = subscription(of: subject.eraseToAnyPublisher().first { $0 > 1 })
+        XCTAssertEqual(String(describing: first), "TryFirst", "Combine's name for first(where:)")
+    }
+
+    func testFilteringOperatorsShowWhatCombineShows() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let prefix = subscription(of: subject.eraseToAnyPublisher().prefix { $0 < 3 })
+        XCTAssertEqual((prefix as? CustomReflectable)?.customMirror.children.map(\.label), ["downstream"])
+        let dropping = subscription(of: subject.eraseToAnyPublisher().drop { $0 < 3 })
+        XCTAssertEqual((dropping as? CustomReflectable)?.customMirror.children.count, 0)
+        XCTAssertEqual(
+            (dropping as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "DropWhile")
+    }
+
+    func testIgnoreOutputPassesTheUpstreamSubscriptionThrough() {
+        let subject = PassthroughSubject<Int, Never>()
+        let ignored = subscription(of: subject.ignoreOutput())
+        XCTAssertEqual(String(describing: ignored), "PassthroughSubject")
+    }
+
+    func testMulticastSubscribersGetAMulticastSubscription() throws {
+        let upstream = PassthroughSubject<Int, Never>()
+        let multicast = upstream.multicast(subject: PassthroughSubject<Int, Never>())
+        var received: [Int] = []
+        let tracking = TrackingSubscriber<Int, Never>(
+            initialDemand: .max(1), demandAfterValue: { _ in .max(1) },
+            onEvent: { if case .value(let v) = $0 { received.append(v) } })
+        multicast.subscribe(tracking)
+        let inner = try XCTUnwrap(tracking.subscription)
+        XCTAssertEqual(String(describing: inner), "Multicast")
+        XCTAssertEqual((inner as? CustomReflectable)?.customMirror.children.count, 0)
+        let connection = multicast.connect()
+        upstream.send(1)
+        upstream.send(2)
+        XCTAssertEqual(
+            received, [1, 2], "demand returned from a value becomes a request through the inner subscription")
+        tracking.cancel()
+        upstream.send(3)
+        XCTAssertEqual(received, [1, 2])
+        connection.cancel()
     }
 }
