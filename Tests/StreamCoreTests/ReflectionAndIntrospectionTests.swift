@@ -156,3 +156,23 @@ final class OperatorReflectionTests: XCTestCase {
         connection.cancel()
     }
 }
+
+/// Subjects behind `@Published` and `objectWillChange` name their subscriptions as Combine's do.
+final class SubjectSubscriptionNameTests: XCTestCase {
+    private final class Model: ObservableObject {
+        @Published var count = 0
+    }
+
+    func testPublishedAndObjectWillChangeSubscriptionsHaveCombinesNames() {
+        let model = Model()
+        let published = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        model.$count.subscribe(published)
+        XCTAssertEqual(published.subscription.map { String(describing: $0) }, "PublishedSubject")
+        let willChange = TrackingSubscriber<Void, Never>(initialDemand: nil)
+        model.objectWillChange.subscribe(willChange)
+        XCTAssertEqual(willChange.subscription.map { String(describing: $0) }, "ObservableObjectPublisher")
+        let plain = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        CurrentValueSubject<Int, Never>(1).subscribe(plain)
+        XCTAssertEqual(plain.subscription.map { String(describing: $0) }, "CurrentValueSubject")
+    }
+}
