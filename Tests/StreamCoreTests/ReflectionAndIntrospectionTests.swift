@@ -176,3 +176,43 @@ final class SubjectSubscriptionNameTests: XCTestCase {
         XCTAssertEqual(plain.subscription.map { String(describing: $0) }, "CurrentValueSubject")
     }
 }
+
+/// The value-up-front publishers and an erased subject show Combine's subscription names.
+final class SourceSubscriptionNameTests: XCTestCase {
+    private func describe<P: Publisher>(_ publisher: P) -> (String, Mirror?) where P.Failure == Never {
+        let tracking = TrackingSubscriber<P.Output, Never>(initialDemand: nil)
+        publisher.subscribe(tracking)
+        let subscription = tracking.subscription!
+        return (String(describing: subscription), (subscription as? CustomReflectable)?.customMirror)
+    }
+
+    func testJustOptionalAndResultSubscriptionsAreNamedAndShowTheirValue() {
+        let just = describe(Just(42))
+        XCTAssertEqual(just.0, "Just")
+        XCTAssertEqual(just.1?.children.first?.value as? Int, 42)
+        XCTAssertNil(just.1?.children.first?.label)
+        XCTAssertEqual(describe(Optional(42).publisher).0, "Optional")
+        XCTAssertEqual(describe(Result<Int, Never>.success(42).publisher).0, "Once")
+    }
+
+    func testAnErasedSubjectGetsASubjectSubscriptionAndNothingAfterCompletion() {
+        final class Recorder: Subject {
+            typealias Output = Int
+            typealias Failure = Never
+            var events: [String] = []
+            func send(_ value: Int) { events.append("\(value)") }
+            func send(completion: Subscribers.Completion<Never>) { events.append("end") }
+            func send(subscription: any Subscription) { events.append(String(describing: subscription)) }
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {}
+        }
+        let recorder = Recorder()
+        let erased = AnySubscriber(recorder)
+        erased.receive(subscription: Subscriptions.empty)
+        erased.receive(subscription: Subscriptions.empty)
+        XCTAssertEqual(erased.receive(1), .none)
+        erased.receive(completion: .finished)
+        erased.receive(completion: .finished)
+        XCTAssertEqual(erased.receive(2), .none)
+        XCTAssertEqual(recorder.events, ["Subject", "1", "end"])
+    }
+}

@@ -29,20 +29,16 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         reflectedThunk = { s }
     }
 
-    /// Wraps a subject, so it can be used where a subscriber is expected.
+    /// Wraps a subject, so it can be used where a subscriber is expected. As in Combine, the subject is sent a
+    /// "Subject" subscription of its own (the first upstream subscription, forwarded); later subscriptions are
+    /// cancelled, and nothing reaches the subject after a completion.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
+        let inner = SubjectSubscriber(s)
         combineIdentifier = CombineIdentifier()
-        receiveSubscriptionThunk = { subscription in
-            s.send(subscription: subscription)
-        }
-        receiveValueThunk = { value in
-            s.send(value)
-            return .none
-        }
-        receiveCompletionThunk = { completion in
-            s.send(completion: completion)
-        }
-        reflectedThunk = { SubjectSubscriber(s) }
+        receiveSubscriptionThunk = inner.receive(subscription:)
+        receiveValueThunk = inner.receive(_:)
+        receiveCompletionThunk = inner.receive(completion:)
+        reflectedThunk = { inner }
     }
 
     /// Creates a subscriber from closures; omitted ones do nothing, and values request no more demand.

@@ -97,3 +97,35 @@ extension ReplacingInner: CustomReflectable, CustomPlaygroundDisplayConvertible 
     /// The operator's name.
     var playgroundDescription: Any { description }
 }
+
+extension RelaySubscription: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine's retry and concatenation.
+    @usableFromInline internal var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// The operator's name.
+    @usableFromInline internal var playgroundDescription: Any { description }
+}
+
+extension RelayInput: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine's retry and concatenation.
+    @usableFromInline internal var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// The operator's name.
+    @usableFromInline internal var playgroundDescription: Any { description }
+}
+
+extension UntilOutputStorage: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine's drop(untilOutputFrom:).
+    @usableFromInline internal var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// The operator's name.
+    @usableFromInline internal var playgroundDescription: Any { description }
+}
+
+extension UntilOutputUpstream: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine's drop(untilOutputFrom:).
+    @usableFromInline internal var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// The operator's name.
+    @usableFromInline internal var playgroundDescription: Any { description }
+}
