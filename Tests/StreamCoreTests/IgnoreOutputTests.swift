@@ -20,14 +20,42 @@ final class IgnoreOutputTests: XCTestCase {
         XCTAssertTrue(tracking.isFinished)
     }
 
-    func testCancelReachesUpstreamOnce() {
+    func testTheDownstreamGetsTheUpstreamsOwnSubscription() {
+        // Combine's ignoreOutput is a pass-through: requests and cancels go straight to upstream, and upstream is asked
+        // for everything only after the downstream has its subscription.
         let upstream = ManualPublisher<Int, S4Error>(keepsSubscriberAfterCancel: true)
-        let tracking = TrackingSubscriber<Never, S4Error>()
+        var requestsSeenBySubscriber: [Subscribers.Demand]?
+        let tracking = TrackingSubscriber<Never, S4Error>(
+            initialDemand: .max(3),
+            onEvent: { event in
+                if case .subscription = event { requestsSeenBySubscriber = upstream.requests }
+            })
         upstream.ignoreOutput().subscribe(tracking)
+        XCTAssertTrue(tracking.subscription as AnyObject === upstream.subscription as AnyObject)
+        XCTAssertEqual(upstream.requests, [.max(3), .unlimited])
+        XCTAssertEqual(requestsSeenBySubscriber, [])
         tracking.cancel()
-        tracking.cancel()
-        upstream.subscription?.send(completion: .finished)
         XCTAssertEqual(upstream.cancelCount, 1)
-        XCTAssertNil(tracking.completion)
+    }
+
+    /// Keeps the subscriber it is given, so a test can send it anything, in any order.
+    private final class CapturingPublisher: Publisher {
+        typealias Output = Int
+        typealias Failure = S4Error
+        var subscriber: AnySubscriber<Int, S4Error>?
+
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == S4Error {
+            self.subscriber = AnySubscriber(subscriber)
+            subscriber.receive(subscription: Subscriptions.empty)
+        }
+    }
+
+    func testEveryCompletionIsForwarded() {
+        let upstream = CapturingPublisher()
+        let tracking = TrackingSubscriber<Never, S4Error>(initialDemand: nil)
+        upstream.ignoreOutput().subscribe(tracking)
+        upstream.subscriber?.receive(completion: .finished)
+        upstream.subscriber?.receive(completion: .failure(.boom))
+        XCTAssertEqual(tracking.events.count, 3, "Combine forwards a completion after a completion too")
     }
 }

@@ -12,8 +12,10 @@ final class SetFailureTypeTests: XCTestCase {
     }
 
     func testSettingTheTypeAgainDoesNotNest() {
-        let publisher = [1].publisher.setFailureType(to: S4Error.self).setFailureType(to: (any Error).self)
-        let _: Publishers.SetFailureType<Publishers.Sequence<[Int], Never>, any Error> = publisher
+        // Erased, so the generic operator applies (on a Publishers.Sequence, Combine's specialization does instead).
+        let upstream = [1].publisher.eraseToAnyPublisher()
+        let publisher = upstream.setFailureType(to: S4Error.self).setFailureType(to: (any Error).self)
+        let _: Publishers.SetFailureType<AnyPublisher<Int, Never>, any Error> = publisher
         let tracking = TrackingSubscriber<Int, any Error>()
         publisher.subscribe(tracking)
         XCTAssertEqual(tracking.values, [1])

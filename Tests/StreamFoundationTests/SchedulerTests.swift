@@ -96,13 +96,34 @@ final class RunLoopSchedulerTests: XCTestCase {
         XCTAssertEqual(ticks, 3)
     }
 
-    func testTimeTypeIsShared() {
+    func testRunLoopAndOperationQueueTimeTypesAreDistinct() throws {
+        // Combine declares two types of the same shape; an overload on each must resolve, not collide.
+        func label(_: RunLoop.SchedulerTimeType.Stride) -> String { "run loop" }
+        func label(_: OperationQueue.SchedulerTimeType.Stride) -> String { "operation queue" }
+        XCTAssertEqual(label(RunLoop.SchedulerTimeType.Stride.milliseconds(1500)), "run loop")
+        XCTAssertEqual(label(OperationQueue.SchedulerTimeType.Stride(1.5)), "operation queue")
+        XCTAssertNotEqual(
+            ObjectIdentifier(RunLoop.SchedulerTimeType.self), ObjectIdentifier(OperationQueue.SchedulerTimeType.self))
+
         let a: RunLoop.SchedulerTimeType.Stride = .milliseconds(1500)
         let b: OperationQueue.SchedulerTimeType.Stride = 1.5
-        XCTAssertEqual(a, b)
+        XCTAssertEqual(a.timeInterval, b.timeInterval)
+        let whole: OperationQueue.SchedulerTimeType.Stride = 2
+        XCTAssertEqual(whole.magnitude, 2)
         XCTAssertEqual(
             RunLoop.SchedulerTimeType(Date(timeIntervalSince1970: 1)).advanced(by: .seconds(2)).date,
             Date(timeIntervalSince1970: 3))
+        XCTAssertEqual(
+            OperationQueue.SchedulerTimeType(Date(timeIntervalSince1970: 1)).distance(
+                to: OperationQueue.SchedulerTimeType(Date(timeIntervalSince1970: 4))),
+            .seconds(3))
+
+        // Combine's coding: the stride as its magnitude in seconds, the instant as its date.
+        let encoded = try JSONEncoder().encode(OperationQueue.SchedulerTimeType.Stride.seconds(1024.5))
+        XCTAssertEqual(String(decoding: encoded, as: UTF8.self), #"{"magnitude":1024.5}"#)
+        XCTAssertEqual(try JSONDecoder().decode(RunLoop.SchedulerTimeType.Stride.self, from: encoded), .seconds(1024.5))
+        let instant = RunLoop.SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 1024.75))
+        XCTAssertEqual(String(decoding: try JSONEncoder().encode(instant), as: UTF8.self), #"{"date":1024.75}"#)
     }
 }
 

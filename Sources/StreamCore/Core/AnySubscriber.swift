@@ -9,7 +9,9 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     internal let receiveValueThunk: (Input) -> Subscribers.Demand
     @usableFromInline
     internal let receiveCompletionThunk: (Subscribers.Completion<Failure>) -> Void
-    private let descriptionThunk: () -> String
+    /// What this subscriber stands for, for descriptions and reflection only (never called on the delivery path):
+    /// the wrapped subscriber, a `SubjectSubscriber` for a subject, or the text "Anonymous AnySubscriber".
+    private let reflectedThunk: () -> Any
 
     /// The identifier of the wrapped subscriber, or a fresh one for closure-based subscribers.
     public let combineIdentifier: CombineIdentifier
@@ -24,23 +26,19 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionThunk = s.receive(subscription:)
         receiveValueThunk = s.receive(_:)
         receiveCompletionThunk = s.receive(completion:)
-        descriptionThunk = { String(describing: s) }
+        reflectedThunk = { s }
     }
 
-    /// Wraps a subject, so it can be used where a subscriber is expected.
+    /// Wraps a subject, so it can be used where a subscriber is expected. As in Combine, the subject is sent a
+    /// "Subject" subscription of its own (the first upstream subscription, forwarded); later subscriptions are
+    /// cancelled, and nothing reaches the subject after a completion.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
+        let inner = SubjectSubscriber(s)
         combineIdentifier = CombineIdentifier()
-        receiveSubscriptionThunk = { subscription in
-            s.send(subscription: subscription)
-        }
-        receiveValueThunk = { value in
-            s.send(value)
-            return .none
-        }
-        receiveCompletionThunk = { completion in
-            s.send(completion: completion)
-        }
-        descriptionThunk = { String(describing: s) }
+        receiveSubscriptionThunk = inner.receive(subscription:)
+        receiveValueThunk = inner.receive(_:)
+        receiveCompletionThunk = inner.receive(completion:)
+        reflectedThunk = { inner }
     }
 
     /// Creates a subscriber from closures; omitted ones do nothing, and values request no more demand.
@@ -53,11 +51,14 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionThunk = receiveSubscription ?? { _ in }
         receiveValueThunk = receiveValue ?? { _ in .none }
         receiveCompletionThunk = receiveCompletion ?? { _ in }
-        descriptionThunk = { "Anonymous AnySubscriber" }
+        reflectedThunk = { "Anonymous AnySubscriber" }
     }
 
-    /// The wrapped subscriber's description.
-    public var description: String { descriptionThunk() }
+    /// The wrapped subscriber's description ("Subject" for a subject, "Anonymous AnySubscriber" for closures).
+    public var description: String { String(describing: reflectedThunk()) }
+
+    /// What `customMirror` reflects.
+    internal var reflected: Any { reflectedThunk() }
 
     /// Forwards the subscription.
     @inlinable

@@ -12,10 +12,15 @@ public enum Subscriptions {
 }
 
 /// The single shared do-nothing subscription behind `Subscriptions.empty`.
-private final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+private final class EmptySubscription: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, Sendable
+{
     static let shared = EmptySubscription()
     let combineIdentifier = CombineIdentifier()
     func request(_ demand: Subscribers.Demand) {}
     func cancel() {}
     var description: String { "Empty" }
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: []) }
+    var playgroundDescription: Any { description }
 }

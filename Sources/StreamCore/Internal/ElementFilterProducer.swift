@@ -40,6 +40,15 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
     /// The operator's name, as Combine describes its subscription.
     internal var description: String { "Filter" }
 
+    /// The downstream and the live upstream subscription, for `customMirror` only (read under the lock, off the
+    /// delivery path).
+    internal var reflected: (downstream: Downstream, upstream: (any Subscription)?) {
+        lock.lock()
+        defer { lock.unlock() }
+        if case .subscribed(let subscription) = state { return (downstream, subscription) }
+        return (downstream, nil)
+    }
+
     /// Decides what to do with one value. Overridden by every subclass.
     internal func process(_ input: Input) -> FilterStep<Downstream.Input, Downstream.Failure> {
         fatalError("abstract")

@@ -42,10 +42,21 @@ internal class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Er
     internal init(downstream: Downstream, initial: Downstream.Input?) {
         self.downstream = downstream
         self.result = initial
+        self.initial = initial
     }
 
     /// The operator's name, as Combine describes its subscription.
     internal var description: String { "Reduce" }
+
+    /// The initial result, kept for `customMirror` only.
+    internal let initial: Downstream.Input?
+
+    /// The downstream and the upstream status, for `customMirror` only (read under the lock, off the delivery path).
+    internal var reflected: (downstream: Downstream, status: Any) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (downstream, state)
+    }
 
     /// Folds one value into `result`. Overridden by every subclass.
     internal func reduce(_ input: Input) -> ReduceStep<Downstream.Failure> {

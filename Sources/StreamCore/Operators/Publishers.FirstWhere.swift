@@ -43,7 +43,8 @@ extension Publishers.FirstWhere {
             super.init(downstream: downstream, initial: nil)
         }
 
-        override var description: String { "FirstWhere" }
+        /// Combine describes first(where:)'s subscription as "TryFirst", and code that prints it expects that.
+        override var description: String { "TryFirst" }
 
         override func reduce(_ input: Upstream.Output) -> ReduceStep<Downstream.Failure> {
             guard predicate(input) else { return .continue }

@@ -33,20 +33,17 @@ extension Publishers {
 extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
 extension Publishers.IgnoreOutput {
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    /// Combine's ignoreOutput is a pass-through: the downstream gets the upstream's own subscription (so its requests
+    /// and cancels reach upstream unchanged), upstream is asked for everything once the downstream has it, values are
+    /// dropped, and every completion is forwarded. There is nothing to lock: the struct holds no state.
+    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
     where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum State {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
-        private let lock = Lock()
-        private var state = State.awaitingSubscription
-        private let downstream: Downstream
+        let downstream: Downstream
+        let combineIdentifier = CombineIdentifier()
 
         init(downstream: Downstream) {
             self.downstream = downstream
@@ -54,16 +51,12 @@ extension Publishers.IgnoreOutput {
 
         var description: String { "IgnoreOutput" }
 
+        var customMirror: Mirror { Mirror(self, children: []) }
+
+        var playgroundDescription: Any { description }
+
         func receive(subscription: any Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription = state else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            state = .subscribed(subscription)
-            lock.unlock()
-            downstream.receive(subscription: self)
+            downstream.receive(subscription: subscription)
             subscription.request(.unlimited)
         }
 
@@ -72,29 +65,7 @@ extension Publishers.IgnoreOutput {
         }
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            lock.lock()
-            guard case .subscribed = state else {
-                lock.unlock()
-                return
-            }
-            state = .terminal
-            lock.unlock()
             downstream.receive(completion: completion)
-        }
-
-        /// Demand is irrelevant: nothing is ever sent downstream.
-        func request(_ demand: Subscribers.Demand) {
-            precondition(demand != .none, "demand must not be zero")
-        }
-
-        func cancel() {
-            lock.lock()
-            let previous = state
-            state = .terminal
-            lock.unlock()
-            if case .subscribed(let subscription) = previous {
-                subscription.cancel()
-            }
         }
     }
 }

@@ -59,7 +59,7 @@ extension Publishers {
 
         /// Attaches the subscriber to the subject; it sees what upstream sends once connected.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subject.subscribe(subscriber)
+            subject.subscribe(MulticastInner(downstream: subscriber))
         }
 
         /// Subscribes the subject to upstream; cancelling the result disconnects.

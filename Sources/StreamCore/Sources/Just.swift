@@ -51,8 +51,17 @@ where Downstream.Input == Output {
         box?.release()
     }
 
+    /// Which publisher made this subscription, for its description only ("Just", "Optional", "Once" in Combine).
+    @usableFromInline internal var kind = JustSubscriptionKind.just
+
     @usableFromInline
-    internal var description: String { "Just" }
+    internal var description: String {
+        switch kind {
+        case .just: "Just"
+        case .optional: "Optional"
+        case .result: "Once"
+        }
+    }
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
@@ -70,6 +79,20 @@ where Downstream.Input == Output {
         box = nil
         taken.release()
     }
+}
+
+/// The publishers that share `JustSubscription`; Combine names their subscriptions differently.
+@usableFromInline
+internal enum JustSubscriptionKind: Sendable {
+    case just, optional, result
+}
+
+extension JustSubscription: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// The one value, unlabelled, as in Combine.
+    @usableFromInline internal var customMirror: Mirror { Mirror(self, unlabeledChildren: [output]) }
+
+    /// The description.
+    @usableFromInline internal var playgroundDescription: Any { description }
 }
 
 /// A subscriber in a class box, so that a subscription can hold it through an `Unmanaged` reference.

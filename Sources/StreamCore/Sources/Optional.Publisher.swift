@@ -25,7 +25,9 @@ extension Optional {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             if let output {
-                subscriber.receive(subscription: JustSubscription(output, subscriber))
+                let subscription = JustSubscription(output, subscriber)
+                subscription.kind = .optional
+                subscriber.receive(subscription: subscription)
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)

@@ -36,7 +36,9 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             switch result {
             case .success(let output):
-                subscriber.receive(subscription: JustSubscription(output, subscriber))
+                let subscription = JustSubscription(output, subscriber)
+                subscription.kind = .result
+                subscriber.receive(subscription: subscription)
             case .failure(let error):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(error))

@@ -12,7 +12,9 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     internal let core = SubjectCore<Void, Never>(currentValue: nil, isCurrentValue: false)
 
     /// Creates a publisher with no subscribers.
-    public init() {}
+    public init() {
+        core.subscriptionName = "ObservableObjectPublisher"
+    }
 
     /// Attaches a subscriber; it is told of changes made after it requested demand.
     @inlinable

@@ -106,6 +106,7 @@ internal final class PublishedBox<Value>: @unchecked Sendable {
     internal init(_ value: Value) {
         self.value = value
         subject = SubjectCore(currentValue: value, isCurrentValue: true)
+        subject.subscriptionName = "PublishedSubject"
     }
 
     deinit {

@@ -88,7 +88,12 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
     }
 
     @usableFromInline
-    internal var description: String { isCurrentValue ? "CurrentValueSubject" : "PassthroughSubject" }
+    internal var description: String {
+        lock.lock()
+        let name = core?.subscriptionName
+        lock.unlock()
+        return name ?? (isCurrentValue ? "CurrentValueSubject" : "PassthroughSubject")
+    }
 
     @inlinable
     internal func offer(_ value: Output) {

@@ -15,6 +15,9 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) internal var currentValue: Output?
     /// Whether this is a `CurrentValueSubject`'s core; fixed at creation, so readable without the lock.
     @usableFromInline internal let isCurrentValue: Bool
+    /// The name Combine gives this subject's subscriptions when it is not the plain subject ("PublishedSubject",
+    /// "ObservableObjectPublisher"); set once, before any subscriber arrives, and read only for descriptions.
+    internal var subscriptionName: String?
 
     @inlinable
     internal init(currentValue: Output?, isCurrentValue: Bool) {

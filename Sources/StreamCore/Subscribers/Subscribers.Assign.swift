@@ -113,5 +113,12 @@ extension Subscribers {
             withExtendedLifetime(object) {}
             subscription.cancel()
         }
+
+        /// The subscription state, for `customMirror` only (read under the lock, off the delivery path).
+        internal var reflectedStatus: Any {
+            lock.lock()
+            defer { lock.unlock() }
+            return status
+        }
     }
 }

@@ -3,9 +3,6 @@ import Foundation
 import StreamCore
 
 extension OperationQueue: Scheduler {
-    /// An operation queue's instants are dates, as in Combine.
-    public typealias SchedulerTimeType = DateSchedulerTimeType
-
     /// Operation queue schedules take no options.
     public struct SchedulerOptions: Sendable {}
 

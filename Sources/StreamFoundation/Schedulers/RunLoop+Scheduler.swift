@@ -2,9 +2,6 @@ import Foundation
 import StreamCore
 
 extension RunLoop: Scheduler {
-    /// A run loop's instants are dates, as in Combine.
-    public typealias SchedulerTimeType = DateSchedulerTimeType
-
     /// Run loop schedules take no options.
     public struct SchedulerOptions: Sendable {}
 

@@ -1,0 +1,6 @@
+extension AnyPublisher: CustomPlaygroundDisplayConvertible {
+    /// The description ("AnyPublisher"), as in Combine.
+    public var playgroundDescription: Any {
+        description
+    }
+}
