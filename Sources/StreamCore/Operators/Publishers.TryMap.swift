@@ -67,6 +67,12 @@ where Downstream.Failure == any Error {
 
     override var description: String { "TryMap" }
 
+    /// Combine's answers to protocol violations for this operator.
+    override var misuse: FilterMisuse {
+        FilterMisuse(
+            early: .valuesForwarded, ignoresEarlyCancel: true, forwardsLateValues: true, forwardsLateCompletions: true)
+    }
+
     override func process(_ input: Input) -> FilterStep<Downstream.Input, Downstream.Failure> {
         do {
             return .send(try transform(input))
