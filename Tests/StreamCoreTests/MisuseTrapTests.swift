@@ -32,3 +32,27 @@ import Testing
         }
     }
 }
+
+/// catch's traps: a value beyond demand, and a second failure while recovering.
+@Suite struct CatchTrapTests {
+    @Test func catchTrapsOnAValueBeyondDemand() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = MisbehavingPublisher<Int, S4Error>()
+            upstream.catch { _ in Just(0) }.subscribe(TrackingSubscriber<Int, Never>(initialDemand: nil))
+            upstream.send(subscription: RecordingSubscription())
+            upstream.send(1)
+        }
+    }
+
+    @Test func catchTrapsWhenUpstreamFailsWhileRecovering() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = MisbehavingPublisher<Int, S4Error>()
+            upstream.catch { _ -> Just<Int> in
+                upstream.send(completion: .failure(.other))
+                return Just(0)
+            }.subscribe(TrackingSubscriber<Int, Never>())
+            upstream.send(subscription: RecordingSubscription())
+            upstream.send(completion: .failure(.boom))
+        }
+    }
+}

@@ -1,4 +1,4 @@
-/// The subscription behind operators that move downstream from one upstream to the next in turn: catch, tryCatch,
+/// The subscription behind operators that move downstream from one upstream to the next in turn:
 /// retry and append/prepend (Concatenate).
 ///
 /// It tracks downstream's outstanding demand so the next upstream is asked for exactly what is still owed, and numbers
