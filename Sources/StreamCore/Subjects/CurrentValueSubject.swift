@@ -32,7 +32,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core.attach(subscriber, owner: self)
     }
 
-    /// Stores the value and sends it to every subscriber; ignored after completion.
+    /// Stores the value and sends it to every subscriber; after completion it is only stored, as in Combine.
     @inlinable
     public func send(_ input: Output) {
         core.send(input, updatingCurrentValue: true)
@@ -44,7 +44,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core.send(completion: completion)
     }
 
-    /// Keeps an upstream subscription, asking it for unlimited values once any subscriber has demand.
+    /// Keeps an upstream subscription and asks it for unlimited values at once, as Combine does; the subject cancels it
+    /// when it is released.
     public func send(subscription: any Subscription) {
         core.send(subscription: subscription)
     }

@@ -52,6 +52,10 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     internal func send(_ value: Output, updatingCurrentValue: Bool) {
         lock.lock()
         guard completion == nil else {
+            // Combine's CurrentValueSubject still takes the new value after completion; it only sends nothing.
+            if updatingCurrentValue {
+                currentValue = value
+            }
             lock.unlock()
             return
         }
@@ -91,7 +95,8 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     internal func send(subscription: any Subscription) {
         lock.lock()
         upstreams.append(subscription)
-        let requestNow = hasDownstreamDemand
+        // CurrentValueSubject asks at once, as Combine's does; PassthroughSubject waits for a subscriber's demand.
+        let requestNow = hasDownstreamDemand || isCurrentValue
         lock.unlock()
         if requestNow {
             subscription.request(.unlimited)
