@@ -56,3 +56,15 @@ import Testing
         }
     }
 }
+
+/// replaceError traps on a value beyond the downstream's demand, as Combine's does.
+@Suite struct ReplaceErrorTrapTests {
+    @Test func replaceErrorTrapsOnAValueBeyondDemand() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = MisbehavingPublisher<Int, S4Error>()
+            upstream.replaceError(with: 0).subscribe(TrackingSubscriber<Int, Never>(initialDemand: nil))
+            upstream.send(subscription: RecordingSubscription())
+            upstream.send(1)
+        }
+    }
+}
