@@ -1,5 +1,4 @@
-/// The subscription behind operators that move downstream from one upstream to the next in turn:
-/// retry and append/prepend (Concatenate).
+/// The subscription behind retry, which moves downstream from one upstream to the next in turn.
 ///
 /// It tracks downstream's outstanding demand so the next upstream is asked for exactly what is still owed, and numbers
 /// the upstreams so a late event from one already left behind is ignored. Never calls out while holding its lock.
