@@ -68,3 +68,23 @@ import Testing
         }
     }
 }
+
+/// retry traps on a value before its subscription and on one beyond the demand, as Combine's does.
+@Suite struct RetryTrapTests {
+    @Test func retryTrapsOnAValueBeyondDemand() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = MisbehavingPublisher<Int, S4Error>()
+            upstream.retry(1).subscribe(TrackingSubscriber<Int, S4Error>(initialDemand: nil))
+            upstream.send(subscription: RecordingSubscription())
+            upstream.send(1)
+        }
+    }
+
+    @Test func retryTrapsOnAValueBeforeItsSubscription() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = MisbehavingPublisher<Int, S4Error>()
+            upstream.retry(1).subscribe(TrackingSubscriber<Int, S4Error>())
+            upstream.send(1)
+        }
+    }
+}
