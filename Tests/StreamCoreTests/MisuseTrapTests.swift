@@ -88,3 +88,21 @@ import Testing
         }
     }
 }
+
+/// buffer's customError closure runs outside the lock; sending into the same buffer from it traps.
+@Suite struct BufferTrapTests {
+    @Test func aReentrantSendFromCustomErrorTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = MisbehavingPublisher<Int, S4Error>()
+            upstream.buffer(
+                size: 0, prefetch: .byRequest,
+                whenFull: .customError {
+                    upstream.send(2)
+                    return .boom
+                }
+            ).subscribe(TrackingSubscriber<Int, S4Error>(initialDemand: nil))
+            upstream.send(subscription: RecordingSubscription())
+            upstream.send(1)
+        }
+    }
+}

@@ -93,6 +93,8 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
     private var head = 0
     private var demand: Subscribers.Demand = .none
     private var delivering = false
+    /// True while the `.customError` closure runs (outside the lock).
+    private var makingError = false
     /// Upstream's completion, or the `.customError` failure, waiting for its turn.
     private var completion: Subscribers.Completion<Failure>?
     private let size: Int
@@ -150,7 +152,19 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
                     values.append(input)
                 }
             case .customError(let makeError):
-                completion = .failure(makeError())
+                // Combine deadlocks (and so crashes) when the closure sends into the buffer again; trap clearly.
+                precondition(!makingError, "buffer's customError closure sent a value into the same buffer")
+                makingError = true
+                lock.unlock()
+                // The user's closure runs outside the lock.
+                let error = makeError()
+                lock.lock()
+                makingError = false
+                guard case .subscribed = state, completion == nil else {
+                    lock.unlock()
+                    return .none
+                }
+                completion = .failure(error)
                 lock.unlock()
                 subscription.cancel()
                 return .none
