@@ -68,6 +68,18 @@ final class BufferMisuseTests: XCTestCase {
         XCTAssertEqual(tracking.events, [.subscription, .value(1), .value(2), .value(3), .completion(.failure(.boom))])
     }
 
+    func testKeepFullStillAsksForTheRefillWhenTheDrainEndsWithTheHeldFailure() {
+        let upstream = MisbehavingPublisher<Int, S4Error>()
+        let subscription = RecordingSubscription()
+        let tracking = TrackingSubscriber<Int, S4Error>(initialDemand: nil)
+        makeBuffer(upstream, size: 2, prefetch: .keepFull, whenFull: .customError { .boom }).subscribe(tracking)
+        upstream.send(subscription: subscription)
+        for value in 1...3 { upstream.send(value) }
+        tracking.request(.max(1))
+        XCTAssertEqual(tracking.events, [.subscription, .value(1), .completion(.failure(.boom))])
+        XCTAssertEqual(subscription.calls, [.request(.max(2)), .cancel, .request(.max(1))])
+    }
+
     func testAFailureWithoutDemandDropsTheBufferedValues() {
         let upstream = MisbehavingPublisher<Int, S4Error>()
         let tracking = TrackingSubscriber<Int, S4Error>(initialDemand: nil)

@@ -10,6 +10,10 @@ final class CurrentValueSubjectConformanceTests: XCTestCase {
             let subject = CurrentValueSubject<Int, Never>(0)
             subject.send(subscription: subscription)
             XCTAssertEqual(subscription.calls, [.request(.unlimited)])
+            let tracking = TrackingSubscriber<Int, Never>()
+            subject.subscribe(tracking)
+            XCTAssertEqual(subscription.calls, [.request(.unlimited)], "a subscriber's demand does not ask again")
+            tracking.cancel()
         }
         XCTAssertEqual(subscription.calls, [.request(.unlimited), .cancel])
     }
@@ -21,6 +25,8 @@ final class CurrentValueSubjectConformanceTests: XCTestCase {
         subject.send(completion: .finished)
         subject.value = 5
         XCTAssertEqual(subject.value, 5)
+        subject.send(6)
+        XCTAssertEqual(subject.value, 5, "a value sent after completion is ignored; only an assignment is stored")
         XCTAssertEqual(tracking.events, [.subscription, .value(1), .completion(.finished)])
     }
 

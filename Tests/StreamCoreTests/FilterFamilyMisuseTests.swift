@@ -28,7 +28,8 @@ final class FilterFamilyMisuseTests: XCTestCase {
         XCTAssertEqual(upstream.send(3), .none)
         XCTAssertEqual(upstream.send(4), .max(42), "a value after the thrown error is still forwarded")
         XCTAssertEqual(tracking.values, [10, 40])
-        XCTAssertEqual(s4Failure(tracking), .boom)
+        upstream.send(completion: .finished)
+        XCTAssertEqual(s4Failure(tracking), .boom, "a late completion is not forwarded")
         XCTAssertEqual(tracking.events.count, 4, "10, the subscription, the failure, 40")
     }
 

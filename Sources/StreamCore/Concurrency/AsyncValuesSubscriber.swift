@@ -13,7 +13,7 @@
 /// touches only plain flags and a preallocated slot; every generic optional it read there cost a metadata lookup per
 /// element. The iterator side is inlinable, so `for await` loops specialize it for their element type.
 @usableFromInline
-internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     /// What a pull yields.
     @usableFromInline
     internal enum Step {

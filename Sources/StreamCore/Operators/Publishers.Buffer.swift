@@ -95,6 +95,8 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
     private var delivering = false
     /// True while the `.customError` closure runs (outside the lock).
     private var makingError = false
+    /// The upstream subscription the latest drain started with, for its refill.
+    private var drainUpstream: (any Subscription)?
     /// Upstream's completion, or the `.customError` failure, waiting for its turn.
     private var completion: Subscribers.Completion<Failure>?
     private let size: Int
@@ -207,20 +209,19 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         state = .terminal
         values = []
         head = 0
+        drainUpstream = nil
         lock.unlock()
         subscription.cancel()
     }
 
-    /// Asks upstream for the `.keepFull` refill a drain outside `receive(_:)` produced.
+    /// Asks upstream for the `.keepFull` refill a drain outside `receive(_:)` produced, through the subscription
+    /// that drain started with (Combine asks even when the drain ended with a completion).
     private func requestRefill(_ refill: Subscribers.Demand) {
         guard refill > 0 else { return }
         lock.lock()
-        guard case .subscribed(let subscription) = state else {
-            lock.unlock()
-            return
-        }
+        let subscription = drainUpstream
         lock.unlock()
-        subscription.request(refill)
+        subscription?.request(refill)
     }
 
     /// Delivers buffered values while there is demand, then a completion whose turn has come; returns the refill
@@ -232,6 +233,9 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
             return .none
         }
         delivering = true
+        if case .subscribed(let subscription) = state {
+            drainUpstream = subscription
+        }
         var delivered = 0
         while case .subscribed = state {
             if count > 0 && demand > 0 {
@@ -267,7 +271,8 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
                 delivering = false
                 lock.unlock()
                 downstream.receive(completion: completion)
-                return .none
+                // Combine still asks for the refill of what it delivered before the completion.
+                return prefetch == .keepFull && delivered > 0 ? .max(delivered) : .none
             }
             break
         }

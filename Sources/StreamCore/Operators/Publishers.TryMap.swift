@@ -69,8 +69,7 @@ where Downstream.Failure == any Error {
 
     /// Combine's answers to protocol violations for this operator.
     override var misuse: FilterMisuse {
-        FilterMisuse(
-            early: .valuesForwarded, ignoresEarlyCancel: true, forwardsLateValues: true, forwardsLateCompletions: true)
+        FilterMisuse(early: .valuesForwarded, ignoresEarlyCancel: true, forwardsLateValues: true)
     }
 
     override func process(_ input: Input) -> FilterStep<Downstream.Input, Downstream.Failure> {

@@ -49,11 +49,12 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// Delivers a value to each subscriber in subscription order, working on a snapshot of the list so that
     /// subscribing or cancelling from inside a subscriber is safe.
     @inlinable
-    internal func send(_ value: Output, updatingCurrentValue: Bool) {
+    internal func send(_ value: Output, updatingCurrentValue: Bool, storingAfterCompletion: Bool = false) {
         lock.lock()
         guard completion == nil else {
-            // Combine's CurrentValueSubject still takes the new value after completion; it only sends nothing.
-            if updatingCurrentValue {
+            // Combine's CurrentValueSubject still takes a value assigned after completion (not one sent); it only
+            // delivers nothing.
+            if storingAfterCompletion {
                 currentValue = value
             }
             lock.unlock()
@@ -112,7 +113,8 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         hasDownstreamDemand = true
-        let toRequest = upstreams
+        // A CurrentValueSubject asked its upstreams when it got them.
+        let toRequest = isCurrentValue ? [] : upstreams
         lock.unlock()
         for upstream in toRequest {
             upstream.request(.unlimited)
