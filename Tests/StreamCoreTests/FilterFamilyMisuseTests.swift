@@ -29,8 +29,18 @@ final class FilterFamilyMisuseTests: XCTestCase {
         XCTAssertEqual(upstream.send(4), .max(42), "a value after the thrown error is still forwarded")
         XCTAssertEqual(tracking.values, [10, 40])
         upstream.send(completion: .finished)
-        XCTAssertEqual(s4Failure(tracking), .boom, "a late completion is not forwarded")
-        XCTAssertEqual(tracking.events.count, 4, "10, the subscription, the failure, 40")
+        XCTAssertEqual(s4Failure(tracking), .boom)
+        XCTAssertEqual(
+            tracking.events.count, 5, "10, the subscription, the failure, 40, and (as in Combine) the finish")
+        XCTAssertTrue(tracking.events.last.map { if case .completion(.finished) = $0 { true } else { false } } ?? false)
+
+        // After a cancel, by contrast, completions are not forwarded (values still are).
+        let (second, cancelled) = subscribe { $0.tryMap { $0 } }
+        second.send(subscription: RecordingSubscription())
+        cancelled.cancel()
+        XCTAssertEqual(second.send(1), .max(42))
+        second.send(completion: .finished)
+        XCTAssertEqual(cancelled.events.count, 2, "the subscription and 1")
     }
 
     func testEncodeForwardsEarlyEventsAndIgnoresAnEarlyCancel() {

@@ -30,6 +30,32 @@ final class RetryConformanceTests: XCTestCase {
         XCTAssertEqual(tracking.subscriptionCount, 1)
     }
 
+    func testAValueWhileResubscribingIsDeliveredAndItsDemandOwed() {
+        let upstream = MisbehavingPublisher<Int, S4Error>()
+        let tracking = TrackingSubscriber<Int, S4Error>(initialDemand: .max(3), demandAfterValue: { _ in .max(2) })
+        upstream.retry(1).subscribe(tracking)
+        upstream.send(subscription: RecordingSubscription())
+        upstream.send(completion: .failure(.boom))
+        XCTAssertEqual(upstream.send(1), .none)
+        let second = RecordingSubscription()
+        upstream.send(subscription: second)
+        XCTAssertEqual(tracking.values, [1])
+        XCTAssertEqual(second.calls, [.request(.max(4))], "3 - 1 + 2")
+    }
+
+    func testTheSubscriberIsReleasedAtCompletion() {
+        weak var released: TrackingSubscriber<Int, S4Error>?
+        let upstream = MisbehavingPublisher<Int, S4Error>()
+        do {
+            let tracking = TrackingSubscriber<Int, S4Error>()
+            released = tracking
+            upstream.retry(1).subscribe(tracking)
+            upstream.send(subscription: RecordingSubscription())
+            upstream.send(completion: .finished)
+        }
+        XCTAssertNil(released)
+    }
+
     func testSynchronousFailuresAreRetriedInALoop() {
         var attempts = 0
         let tracking = TrackingSubscriber<Int, S4Error>()

@@ -64,7 +64,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     private var resubscribing = false
     private var resubscribeAgain = false
     private let upstream: Upstream
-    private let downstream: Downstream
+    /// Released at completion and at cancel, as Combine's retry does.
+    private var downstream: Downstream?
 
     init(upstream: Upstream, downstream: Downstream, remaining: Int?) {
         self.upstream = upstream
@@ -85,35 +86,44 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let first = !handedDownstream
         handedDownstream = true
         let owed = demand
+        let target = downstream
         lock.unlock()
         if first {
-            downstream.receive(subscription: self)
+            target?.receive(subscription: self)
         } else if owed > 0 {
             subscription.request(owed)
         }
     }
 
+    /// A value while resubscribing (between a failure and the next subscription) is delivered as usual; its extra
+    /// demand is owed to the next subscription.
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed(let subscription) = state else {
-            let early: Bool
-            if case .awaitingSubscription = state { early = true } else { early = false }
+        let subscription: (any Subscription)?
+        switch state {
+        case .subscribed(let current): subscription = current
+        case .awaitingSubscription:
+            guard handedDownstream else {
+                lock.unlock()
+                preconditionFailure("Retry received a value before its subscription")
+            }
+            subscription = nil
+        case .done:
             lock.unlock()
-            precondition(!early, "Retry received a value before its subscription")
             return .none
         }
-        guard demand > 0 else {
+        guard demand > 0, let target = downstream else {
             lock.unlock()
             preconditionFailure("Retry received a value it did not ask for")
         }
         if demand != .unlimited { demand -= 1 }
         lock.unlock()
-        let more = downstream.receive(input)
+        let more = target.receive(input)
         if more > 0 {
             lock.lock()
             demand += more
             lock.unlock()
-            subscription.request(more)
+            subscription?.request(more)
         }
         return .none
     }
@@ -126,8 +136,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         guard case .failure = completion, remaining.map({ $0 > 0 }) ?? true else {
             state = .done
+            let target = downstream
+            downstream = nil
             lock.unlock()
-            downstream.receive(completion: completion)
+            target?.receive(completion: completion)
             return
         }
         remaining = remaining.map { $0 - 1 }
@@ -169,7 +181,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.lock()
         let previous = state
         state = .done
+        let released = downstream
+        downstream = nil
         lock.unlock()
+        // Released outside the lock: the subscriber's deinit may run here.
+        withExtendedLifetime(released) {}
         if case .subscribed(let subscription) = previous {
             subscription.cancel()
         }

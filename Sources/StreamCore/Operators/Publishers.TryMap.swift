@@ -69,7 +69,9 @@ where Downstream.Failure == any Error {
 
     /// Combine's answers to protocol violations for this operator.
     override var misuse: FilterMisuse {
-        FilterMisuse(early: .valuesForwarded, ignoresEarlyCancel: true, forwardsLateValues: true)
+        FilterMisuse(
+            early: .valuesForwarded, ignoresEarlyCancel: true, forwardsLateValues: true,
+            forwardsCompletionsAfterThrowing: true)
     }
 
     override func process(_ input: Input) -> FilterStep<Downstream.Input, Downstream.Failure> {
