@@ -37,8 +37,8 @@ internal struct FilterMisuse {
     internal var forwardsLateValues = false
     /// Completions after the end are still forwarded, once a subscription had arrived.
     internal var forwardsLateCompletions = false
-    /// Completions after the operator failed on its own (a closure threw) are still forwarded; not after a cancel.
-    internal var forwardsCompletionsAfterThrowing = false
+    /// A late value whose processing fails (a closure throws again) still forwards that failure.
+    internal var forwardsLateFailures = false
 }
 
 /// The shared machinery of operators that map each upstream value to at most one downstream value
@@ -59,8 +59,6 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
     private let lock = Lock()
     private var state = State.awaitingSubscription
     private var hadSubscription = false
-    /// The stream ended because `process` failed (a closure threw).
-    private var failedOnItsOwn = false
     /// Demand requested before the upstream subscription arrived (only possible if upstream subscribes late).
     private var pendingDemand = Subscribers.Demand.none
     private let downstream: Downstream
@@ -135,9 +133,6 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
             return .none
         case .fail(let error):
             if let subscription = takeSubscription() {
-                lock.lock()
-                failedOnItsOwn = true
-                lock.unlock()
                 subscription.cancel()
                 downstream.receive(completion: .failure(error))
             }
@@ -166,7 +161,12 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
         case .finish:
             return .none
         case .fail(let error):
-            guard early else { return .none }
+            guard early else {
+                if policy.forwardsLateFailures {
+                    downstream.receive(completion: .failure(error))
+                }
+                return .none
+            }
             lock.lock()
             state = .terminal
             lock.unlock()
@@ -194,7 +194,6 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
         let early: Bool
         if case .awaitingSubscription = state { early = true } else { early = false }
         let seenSubscription = hadSubscription
-        let failed = failedOnItsOwn
         lock.unlock()
         if early {
             switch policy.early {
@@ -212,9 +211,7 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
                     forward(completion)
                 }
             }
-        } else if seenSubscription
-            && (policy.forwardsLateCompletions || (policy.forwardsCompletionsAfterThrowing && failed))
-        {
+        } else if policy.forwardsLateCompletions && seenSubscription {
             forward(completion)
         }
     }

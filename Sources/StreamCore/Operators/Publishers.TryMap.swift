@@ -71,7 +71,7 @@ where Downstream.Failure == any Error {
     override var misuse: FilterMisuse {
         FilterMisuse(
             early: .valuesForwarded, ignoresEarlyCancel: true, forwardsLateValues: true,
-            forwardsCompletionsAfterThrowing: true)
+            forwardsLateFailures: true)
     }
 
     override func process(_ input: Input) -> FilterStep<Downstream.Input, Downstream.Failure> {
