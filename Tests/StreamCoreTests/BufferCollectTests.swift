@@ -39,8 +39,10 @@ final class BufferTests: XCTestCase {
         upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError { S2Error(5) }).subscribe(tracker)
         _ = upstream.send(1)
         _ = upstream.send(2)
-        XCTAssertEqual(tracker.failure, S2Error(5))
         XCTAssertEqual(upstream.cancelCount, 1)
+        XCTAssertNil(tracker.completion, "as in Combine, the failure waits behind the buffered value")
+        tracker.request(.max(1))
+        XCTAssertEqual(tracker.events, [.subscription, .value(1), .completion(.failure(S2Error(5)))])
     }
 
     func testFinishWaitsForBufferedValues() {
@@ -52,6 +54,10 @@ final class BufferTests: XCTestCase {
         upstream.send(completion: .finished)
         XCTAssertNil(tracker.completion)
         tracker.request(.max(2))
+        XCTAssertEqual(tracker.values, [1, 2])
+        XCTAssertNil(
+            tracker.completion, "as in Combine, the finish goes out on the next request after the buffer emptied")
+        tracker.request(.max(1))
         XCTAssertTrue(tracker.saw([1, 2], .finished))
     }
 }

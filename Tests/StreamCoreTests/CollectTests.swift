@@ -62,6 +62,7 @@ final class CollectTests: XCTestCase {
         XCTAssertEqual(upstream.cancelCount, 1)
         upstream.subscription?.send(2)
         upstream.subscription?.send(completion: .finished)
-        XCTAssertEqual(tracking.events, [.subscription])
+        XCTAssertEqual(
+            tracking.events, [.subscription, .completion(.finished)], "as in Combine: no group, but the finish")
     }
 }

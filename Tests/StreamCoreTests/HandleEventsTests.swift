@@ -61,9 +61,9 @@ final class HandleEventsTests: XCTestCase {
         tracking.cancel()
         tracking.cancel()
         upstream.subscription?.send(1)
-        XCTAssertEqual(log.entries, ["subscription", "cancel"])
+        XCTAssertEqual(log.entries, ["subscription", "cancel"], "no closure runs after the cancel")
         XCTAssertEqual(upstream.cancelCount, 1)
-        XCTAssertEqual(tracking.events, [.subscription])
+        XCTAssertEqual(tracking.events, [.subscription, .value(1)], "as in Combine, a late value still passes through")
     }
 
     func testClosuresAreReleasedWhenTheStreamEnds() {

@@ -81,8 +81,10 @@ final class OutputTests: XCTestCase {
         upstream.prefix(5).subscribe(tracking)
         tracking.cancel()
         tracking.cancel()
-        upstream.subscription?.send(1)
+        XCTAssertEqual(upstream.subscription?.send(1), Subscribers.Demand.none)
         XCTAssertEqual(upstream.cancelCount, 1)
-        XCTAssertEqual(tracking.events, [.subscription])
+        XCTAssertEqual(
+            tracking.events, [.subscription, .value(1)], "as in Combine, a value sent after a cancel still goes through"
+        )
     }
 }

@@ -25,11 +25,28 @@ final class ReplaceEmptyTests: XCTestCase {
         XCTAssertEqual(tracking.events, [.subscription, .value(22), .completion(.finished)])
     }
 
-    func testDemandPassesThroughAndIsNeverExceeded() {
+    func testUpstreamIsAlsoAskedForEverythingAsInCombine() {
+        // Combine's replaceEmpty passes the downstream's demand on and also requests `.unlimited` right after the
+        // hand-off, so a synchronous upstream delivers everything, whatever the downstream asked for.
+        let upstream = MisbehavingPublisher<Int, Never>()
+        let subscription = RecordingSubscription()
         let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
-        (1...5).publisher.replaceEmpty(with: 0).subscribe(tracking)
-        XCTAssertEqual(tracking.values, [1, 2])
-        XCTAssertNil(tracking.completion)
+        upstream.replaceEmpty(with: 0).subscribe(tracking)
+        upstream.send(subscription: subscription)
+        XCTAssertEqual(subscription.calls, [.request(.max(2)), .request(.unlimited)])
+        let all = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        (1...5).publisher.replaceEmpty(with: 0).subscribe(all)
+        XCTAssertEqual(all.values, [1, 2, 3, 4, 5])
+    }
+
+    func testACancelBeforeTheSubscriptionIsIgnored() {
+        let upstream = MisbehavingPublisher<Int, Never>()
+        let tracking = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.replaceEmpty(with: 0).subscribe(tracking)
+        upstream.subscriberAsSubscription?.cancel()
+        let subscription = RecordingSubscription()
+        upstream.send(subscription: subscription)
+        XCTAssertEqual(subscription.calls, [.request(.unlimited)])
     }
 
     func testFailureIsForwardedWithoutReplacement() {

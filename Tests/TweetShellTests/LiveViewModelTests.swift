@@ -20,7 +20,7 @@ final class LiveViewModelTests: XCTestCase {
             service: service, settings: .defaults(for: source, pageSize: 3), scheduler: scheduler,
             initialQuery: initialQuery)
         viewModel.$state.sink { [unowned self] in states.append($0) }.store(in: &cancellables)
-        // receive(on:) delivers its subscription on the scheduler; the current-value subject replays what was typed.
+        // Runs whatever the pipeline scheduled at start; the current-value subject replays what was typed.
         scheduler.advance()
     }
 

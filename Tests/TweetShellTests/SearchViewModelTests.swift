@@ -61,8 +61,7 @@ final class SearchViewModelTests: XCTestCase {
         viewModel.outcomes.sink { [unowned self] in outcomes.append($0) }.store(in: &cancellables)
         viewModel.errorMessages.sink { [unowned self] in errors.append($0) }.store(in: &cancellables)
         viewModel.$isSearching.sink { [unowned self] in searching.append($0) }.store(in: &cancellables)
-        // receive(on:) delivers the subscription itself on the scheduler, as Combine does: until it runs, no demand
-        // reaches the input subjects and what they are sent is dropped.
+        // Runs whatever the pipelines scheduled at start, so each test begins from a settled view model.
         scheduler.advance()
     }
 

@@ -2,14 +2,18 @@
 ///
 /// Each `next` asks upstream for exactly one value (`request(.max(1))`) and only when nothing is buffered. A synchronous
 /// publisher delivers inside that request, so `next` returns without ever suspending; otherwise `next` parks an unsafe
-/// continuation that the delivering thread resumes outside the lock. Iterators are used by one task at a time (as
-/// every async iterator), so there is at most one parked continuation.
+/// continuation that the delivering thread resumes outside the lock. Several tasks may call `next` on one iterator at
+/// once (Combine allows it): each parks its own continuation, values resume them in arrival order, and a completion or
+/// a cancel resumes every one of them.
+///
+/// Misuse follows Combine: a value beyond the requested demand traps; a value before the subscription ends every
+/// parked `next` (they return nil) and is dropped, while the pulls stay owed to the subscription that comes later.
 ///
 /// Performance: the publisher calls `receive(_:)` through its own generic, usually unspecialized code, so that method
 /// touches only plain flags and a preallocated slot; every generic optional it read there cost a metadata lookup per
 /// element. The iterator side is inlinable, so `for await` loops specialize it for their element type.
 @usableFromInline
-internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     /// What a pull yields.
     @usableFromInline
     internal enum Step {
@@ -36,6 +40,8 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
     @usableFromInline @exclusivity(unchecked) internal var subscription: (any Subscription)?
     @usableFromInline @exclusivity(unchecked) internal var hadSubscription = false
     @usableFromInline @exclusivity(unchecked) internal var unsentRequests = 0
+    /// Values requested from the subscription and not yet delivered; a value beyond it is the publisher's bug.
+    @usableFromInline @exclusivity(unchecked) internal var outstanding = 0
     /// The one value a well-behaved publisher delivers ahead of the pull (inside our own request).
     @usableFromInline internal let slot = UnsafeMutablePointer<Input>.allocate(capacity: 1)
     @usableFromInline @exclusivity(unchecked) internal var slotFull = false
@@ -46,7 +52,8 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
     @usableFromInline @exclusivity(unchecked) internal var ended = false
     @usableFromInline @exclusivity(unchecked) internal var terminal: Step?
     @usableFromInline @exclusivity(unchecked) internal var hasWaiter = false
-    @usableFromInline @exclusivity(unchecked) internal var waiter: UnsafeContinuation<Handoff, Never>?
+    /// The parked pulls, oldest first; `hasWaiter` says it is not empty, so the hot path tests a flag.
+    @usableFromInline @exclusivity(unchecked) internal var waiters: [UnsafeContinuation<Handoff, Never>] = []
     @usableFromInline @exclusivity(unchecked) internal var cancelled = false
 
     @inlinable
@@ -71,6 +78,7 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
         self.subscription = subscription
         let owed = unsentRequests
         unsentRequests = 0
+        outstanding += owed
         lock.unlock()
         if owed > 0 {
             subscription.request(.max(owed))
@@ -80,10 +88,11 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        if cancelled || ended {
-            lock.unlock()
-            return .none
+        if cancelled || ended || !hadSubscription {
+            return dropAndUnlock()
         }
+        precondition(outstanding > 0, "Received an output without requesting demand")
+        outstanding -= 1
         if hasWaiter {
             resumeWaiterAndUnlock(with: input)
         } else if !slotFull && !hasOverflow {
@@ -102,11 +111,28 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
     @usableFromInline
     @inline(never)
     internal func resumeWaiterAndUnlock(with input: Input) {
-        let waiter = self.waiter
-        self.waiter = nil
-        hasWaiter = false
+        let waiter = waiters.removeFirst()
+        hasWaiter = !waiters.isEmpty
         lock.unlock()
-        waiter?.resume(returning: Handoff(step: .value(input)))
+        waiter.resume(returning: Handoff(step: .value(input)))
+    }
+
+    /// A value after the end is ignored. One before the subscription is dropped, and every parked pull returns nil,
+    /// as in Combine (the pulls stay owed to the subscription). Called with the lock held; returns with it released.
+    @usableFromInline
+    @inline(never)
+    internal func dropAndUnlock() -> Subscribers.Demand {
+        var parked: [UnsafeContinuation<Handoff, Never>] = []
+        if !hadSubscription {
+            parked = waiters
+            waiters = []
+            hasWaiter = false
+        }
+        lock.unlock()
+        for waiter in parked {
+            waiter.resume(returning: Handoff(step: .finished))
+        }
+        return .none
     }
 
     @inlinable
@@ -122,19 +148,23 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
         }
         ended = true
         subscription = nil
-        // A parked waiter means nothing is buffered, so it gets the terminal step; otherwise the step waits its turn.
-        guard hasWaiter, let waiter else {
+        // A parked waiter means nothing is buffered, so the oldest gets the terminal step (a failure is thrown
+        // once) and the others the end; with none parked, the step waits its turn.
+        guard hasWaiter else {
             lock.unlock()
             return
         }
-        self.waiter = nil
+        let parked = waiters
+        waiters = []
         hasWaiter = false
-        let step = takeLocked() ?? .finished
+        let steps = parked.map { _ in takeLocked() ?? .finished }
         lock.unlock()
-        waiter.resume(returning: Handoff(step: step))
+        for (waiter, step) in zip(parked, steps) {
+            waiter.resume(returning: Handoff(step: step))
+        }
     }
 
-    /// Cancels upstream and ends the iteration; a parked `next` returns the end of the sequence.
+    /// Cancels upstream and ends the iteration; every parked `next` returns the end of the sequence.
     @inlinable
     internal func cancel() {
         lock.lock()
@@ -145,8 +175,8 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
         cancelled = true
         let subscription = self.subscription
         self.subscription = nil
-        let waiter = self.waiter
-        self.waiter = nil
+        let parked = waiters
+        waiters = []
         hasWaiter = false
         if slotFull {
             slot.deinitialize(count: 1)
@@ -156,7 +186,9 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
         hasOverflow = false
         lock.unlock()
         subscription?.cancel()
-        waiter?.resume(returning: Handoff(step: .finished))
+        for waiter in parked {
+            waiter.resume(returning: Handoff(step: .finished))
+        }
     }
 
     /// Pulls the next step, asking upstream for one value when nothing is buffered.
@@ -172,6 +204,7 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
             return step
         }
         if let subscription {
+            outstanding += 1
             lock.unlock()
             subscription.request(.max(1))
         } else {
@@ -190,7 +223,7 @@ internal final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, @
                     lock.unlock()
                     continuation.resume(returning: Handoff(step: step))
                 } else {
-                    waiter = continuation
+                    waiters.append(continuation)
                     hasWaiter = true
                     lock.unlock()
                 }

@@ -68,12 +68,13 @@ extension Subscribers {
             return lhs.rawValue <= rhs.rawValue ? .none : Demand(rawValue: lhs.rawValue - rhs.rawValue)
         }
 
-        /// Subtracts a number of elements; a negative result is `.none`.
+        /// Subtracts a number of elements; a negative result is `.none`, and so is one that overflows (as in Combine,
+        /// `.max(Int.max) - (-1)` is `.none`).
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
             if lhs == .unlimited { return .unlimited }
             let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
-            if overflow { return rhs < 0 ? .unlimited : .none }
+            if overflow { return .none }
             return difference < 0 ? .none : Demand(rawValue: UInt(difference))
         }
 

@@ -12,6 +12,35 @@ internal enum FilterStep<Output, Failure: Error> {
     case fail(Failure)
 }
 
+/// How an operator answers events that break the protocol. Combine's answers differ per operator (recorded by
+/// OpenCombine's conformance suite), so each subclass states its own; none of this is read on the delivery path.
+internal struct FilterMisuse {
+    /// What a value or completion before the upstream subscription does.
+    internal enum Early {
+        /// Ignored.
+        case ignored
+        /// Values are processed and forwarded (their demand returned); completions are ignored, and the subscription
+        /// arriving later is used as usual.
+        case valuesForwarded
+        /// Values are processed and forwarded, and a completion is forwarded (ending the stream).
+        case forwarded
+        /// A precondition failure, as is a request before the subscription.
+        case trap
+    }
+
+    /// Values and completions before the upstream subscription.
+    internal var early = Early.ignored
+    /// A cancel before the upstream subscription is ignored (the later subscription is used as usual) instead of
+    /// ending the stream.
+    internal var ignoresEarlyCancel = false
+    /// Values after the end (a completion, a cancel, a thrown error) are still processed and forwarded.
+    internal var forwardsLateValues = false
+    /// Completions after the end are still forwarded, once a subscription had arrived.
+    internal var forwardsLateCompletions = false
+    /// A late value whose processing fails (a closure throws again) still forwards that failure.
+    internal var forwardsLateFailures = false
+}
+
 /// The shared machinery of operators that map each upstream value to at most one downstream value
 /// (removeDuplicates, drop(while:), prefix(while:), encode, decode and their try variants).
 ///
@@ -29,6 +58,7 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
 
     private let lock = Lock()
     private var state = State.awaitingSubscription
+    private var hadSubscription = false
     /// Demand requested before the upstream subscription arrived (only possible if upstream subscribes late).
     private var pendingDemand = Subscribers.Demand.none
     private let downstream: Downstream
@@ -49,6 +79,9 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
         return (downstream, nil)
     }
 
+    /// This operator's answers to protocol violations; by default it ignores them.
+    internal var misuse: FilterMisuse { FilterMisuse() }
+
     /// Decides what to do with one value. Overridden by every subclass.
     internal func process(_ input: Input) -> FilterStep<Downstream.Input, Downstream.Failure> {
         fatalError("abstract")
@@ -68,6 +101,7 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
             return
         }
         state = .subscribed(subscription)
+        hadSubscription = true
         lock.unlock()
         downstream.receive(subscription: self)
         lock.lock()
@@ -82,8 +116,10 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
     internal func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard case .subscribed = state else {
+            let early: Bool
+            if case .awaitingSubscription = state { early = true } else { early = false }
             lock.unlock()
-            return .none
+            return receiveOutOfTurn(input, early: early)
         }
         lock.unlock()
         switch process(input) {
@@ -113,8 +149,83 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
         }
     }
 
+    /// A value before the subscription or after the end, answered as `misuse` says. Only a failure ends the stream
+    /// from here; a finish or a last value does not, since there is no subscription to cancel.
+    private func receiveOutOfTurn(_ input: Input, early: Bool) -> Subscribers.Demand {
+        let policy = misuse
+        if early {
+            switch policy.early {
+            case .ignored: return .none
+            case .trap: preconditionFailure("\(description) received a value before its subscription")
+            case .valuesForwarded, .forwarded: break
+            }
+        } else if !policy.forwardsLateValues {
+            return .none
+        }
+        switch process(input) {
+        case .send(let output), .sendAndFinish(let output):
+            return downstream.receive(output)
+        case .skip:
+            return .max(1)
+        case .finish:
+            return .none
+        case .fail(let error):
+            guard early else {
+                if policy.forwardsLateFailures {
+                    downstream.receive(completion: .failure(error))
+                }
+                return .none
+            }
+            lock.lock()
+            state = .terminal
+            lock.unlock()
+            downstream.receive(completion: .failure(error))
+            return .none
+        }
+    }
+
     internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard takeSubscription() != nil else { return }
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            receiveCompletionOutOfTurn(completion)
+            return
+        }
+        state = .terminal
+        lock.unlock()
+        forward(completion)
+    }
+
+    /// A completion before the subscription or after the end, answered as `misuse` says.
+    private func receiveCompletionOutOfTurn(_ completion: Subscribers.Completion<UpstreamFailure>) {
+        let policy = misuse
+        lock.lock()
+        let early: Bool
+        if case .awaitingSubscription = state { early = true } else { early = false }
+        let seenSubscription = hadSubscription
+        lock.unlock()
+        if early {
+            switch policy.early {
+            case .trap:
+                preconditionFailure("\(description) received a completion before its subscription")
+            case .valuesForwarded:
+                // Combine's stateless operators (output, tryMap, tryScan) ignore it and still take the subscription.
+                return
+            case .ignored, .forwarded:
+                // The stream has ended: a subscription arriving later is cancelled.
+                lock.lock()
+                state = .terminal
+                lock.unlock()
+                if case .forwarded = policy.early {
+                    forward(completion)
+                }
+            }
+        } else if policy.forwardsLateCompletions && seenSubscription {
+            forward(completion)
+        }
+    }
+
+    private func forward(_ completion: Subscribers.Completion<UpstreamFailure>) {
         switch completion {
         case .finished:
             downstream.receive(completion: .finished)
@@ -128,6 +239,10 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
         lock.lock()
         switch state {
         case .awaitingSubscription:
+            if case .trap = misuse.early {
+                lock.unlock()
+                preconditionFailure("\(description) was asked for values before its subscription")
+            }
             pendingDemand += demand
             lock.unlock()
         case .subscribed(let subscription):
@@ -139,6 +254,14 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
     }
 
     internal func cancel() {
+        if misuse.ignoresEarlyCancel {
+            lock.lock()
+            if case .awaitingSubscription = state {
+                lock.unlock()
+                return
+            }
+            lock.unlock()
+        }
         takeSubscription()?.cancel()
     }
 

@@ -98,20 +98,28 @@ extension ReplacingInner: CustomReflectable, CustomPlaygroundDisplayConvertible 
     var playgroundDescription: Any { description }
 }
 
-extension RelaySubscription: CustomReflectable, CustomPlaygroundDisplayConvertible {
-    /// No children, as in Combine's retry and concatenation.
-    @usableFromInline internal var customMirror: Mirror { Mirror(self, children: []) }
+extension ConcatenateCore: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine's concatenation.
+    internal var customMirror: Mirror { Mirror(self, children: []) }
 
     /// The operator's name.
-    @usableFromInline internal var playgroundDescription: Any { description }
+    internal var playgroundDescription: Any { description }
 }
 
-extension RelayInput: CustomReflectable, CustomPlaygroundDisplayConvertible {
-    /// No children, as in Combine's retry and concatenation.
-    @usableFromInline internal var customMirror: Mirror { Mirror(self, children: []) }
+extension ConcatenatePrefixInput: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine's concatenation.
+    internal var customMirror: Mirror { Mirror(self, children: []) }
 
     /// The operator's name.
-    @usableFromInline internal var playgroundDescription: Any { description }
+    internal var playgroundDescription: Any { description }
+}
+
+extension ConcatenateSuffixInput: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine's concatenation.
+    internal var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// The operator's name.
+    internal var playgroundDescription: Any { description }
 }
 
 extension UntilOutputStorage: CustomReflectable, CustomPlaygroundDisplayConvertible {

@@ -10,7 +10,7 @@ internal enum ReduceStep<Failure: Error> {
 
 /// The shared machinery of the reducing family (reduce, collect, count, min/max, contains, allSatisfy, first, last).
 ///
-/// As in Combine, it asks upstream for `.unlimited` before handing itself downstream, folds every value into `result`,
+/// As in Combine, it hands itself downstream before asking upstream for `.unlimited`, folds every value into `result`,
 /// and publishes at most one value — only once the downstream has asked for something — followed by `.finished`.
 /// Failures are forwarded at once, whatever the demand. Subclasses override `reduce(_:)` and set `result`.
 ///
@@ -31,10 +31,6 @@ internal class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Er
     private let lock = Lock()
     private var state = State.awaitingSubscription
     private var downstreamWantsValue = false
-    /// False until the downstream has its subscription. Requesting `.unlimited` first (Combine's order) lets a
-    /// synchronous upstream finish before that; a failure that early waits here so it never precedes the subscription.
-    private var downstreamSubscribed = false
-    private var earlyFailure: Downstream.Failure?
     private let downstream: Downstream
     /// The value published on completion; `nil` publishes no value (first/last/min/max of an empty stream).
     internal var result: Downstream.Input?
@@ -78,26 +74,13 @@ internal class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Er
         }
         state = .subscribed(subscription)
         lock.unlock()
-        subscription.request(.unlimited)
+        // Combine's order: the downstream gets its subscription first, then upstream is asked for everything.
         downstream.receive(subscription: self)
-        lock.lock()
-        downstreamSubscribed = true
-        let failure = earlyFailure
-        earlyFailure = nil
-        lock.unlock()
-        if let failure {
-            downstream.receive(completion: .failure(failure))
-        }
+        subscription.request(.unlimited)
     }
 
-    /// Sends a failure now, or holds it until the downstream has its subscription. Called with the lock held;
-    /// returns with it released.
+    /// Sends a failure downstream. Called with the lock held; returns with it released.
     private func failLocked(_ error: Downstream.Failure) {
-        guard downstreamSubscribed else {
-            earlyFailure = error
-            lock.unlock()
-            return
-        }
         lock.unlock()
         downstream.receive(completion: .failure(error))
     }
@@ -164,9 +147,14 @@ internal class ReduceProducer<Downstream: Subscriber, Input, UpstreamFailure: Er
 
     internal func cancel() {
         lock.lock()
+        // A cancel before the upstream subscription is ignored, as in Combine: the subscription that arrives later
+        // is still asked for `.unlimited`.
+        if case .awaitingSubscription = state {
+            lock.unlock()
+            return
+        }
         let previous = state
         state = .terminal
-        earlyFailure = nil
         lock.unlock()
         if case .subscribed(let subscription) = previous {
             subscription.cancel()

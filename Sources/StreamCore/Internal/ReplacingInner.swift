@@ -1,7 +1,9 @@
 /// The subscription behind `replaceEmpty` and `replaceError`: forwards values, and at completion either forwards it or
 /// publishes the replacement element followed by `.finished`, waiting for demand when the downstream has none.
 ///
-/// The two operators differ only in which completions they replace, which `decide` says.
+/// The two operators differ in which completions they replace, which `decide` says, and in two of Combine's habits:
+/// replaceEmpty also asks upstream for `.unlimited` right after handing the subscription downstream, and
+/// replaceError traps on a value beyond the downstream's demand. Both ignore a cancel before the subscription.
 final class ReplacingInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible
 where Downstream.Input == Upstream.Output {
@@ -28,12 +30,19 @@ where Downstream.Input == Upstream.Output {
     private var output: Upstream.Output?
     private let downstream: Downstream
     private let decide: Decision
+    private let requestsUnlimited: Bool
+    private let trapsUnwantedValues: Bool
     let description: String
 
-    init(downstream: Downstream, output: Upstream.Output, name: String, decide: @escaping Decision) {
+    init(
+        downstream: Downstream, output: Upstream.Output, name: String, requestsUnlimited: Bool = false,
+        trapsUnwantedValues: Bool = false, decide: @escaping Decision
+    ) {
         self.downstream = downstream
         self.output = output
         self.description = name
+        self.requestsUnlimited = requestsUnlimited
+        self.trapsUnwantedValues = trapsUnwantedValues
         self.decide = decide
     }
 
@@ -47,6 +56,9 @@ where Downstream.Input == Upstream.Output {
         state = .subscribed(subscription)
         lock.unlock()
         downstream.receive(subscription: self)
+        if requestsUnlimited {
+            subscription.request(.unlimited)
+        }
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
@@ -54,6 +66,10 @@ where Downstream.Input == Upstream.Output {
         guard case .subscribed = state else {
             lock.unlock()
             return .none
+        }
+        if trapsUnwantedValues && demand == .none {
+            lock.unlock()
+            preconditionFailure("\(description) received a value it did not ask for")
         }
         receivedValue = true
         demand -= 1
@@ -107,6 +123,10 @@ where Downstream.Input == Upstream.Output {
 
     func cancel() {
         lock.lock()
+        if case .awaitingSubscription = state {
+            lock.unlock()
+            return
+        }
         let previous = state
         state = .terminal
         let dropped = output

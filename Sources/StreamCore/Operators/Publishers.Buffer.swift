@@ -2,8 +2,9 @@ extension Publisher {
     /// Buffers up to `size` elements from upstream until downstream asks for them.
     ///
     /// `.keepFull` asks upstream for `size` elements at once and one more after each delivery; `.byRequest` asks
-    /// upstream for unlimited elements. When the buffer is full, `whenFull` drops the newest or oldest element, or fails.
-    /// A finish waits until the buffered elements have been delivered; a failure is delivered at once.
+    /// upstream for unlimited elements. When the buffer is full, `whenFull` drops the newest or oldest element, or fails
+    /// (cancelling upstream). A finish waits until the buffered elements have been delivered; a failure waits only
+    /// while the downstream still has demand for buffered elements, as in Combine.
     @inlinable
     public func buffer(
         size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>
@@ -62,22 +63,45 @@ extension Publishers {
     }
 }
 
+/// The buffer's subscription, following Combine's recorded behaviour:
+///
+/// - Before the upstream subscription, values, completions, requests and cancels are ignored.
+/// - A full buffer with `.customError` cancels upstream and holds the failure: it is delivered as soon as the
+///   downstream has no demand left or the buffer is empty, and values arriving after it are ignored. An upstream
+///   failure is held the same way. `.finished` waits until the buffer is empty and the downstream has demand left (or
+///   asks again); values after it are still buffered.
+/// - `.keepFull` refills what it delivered: as the demand returned from `receive(_:)` when the delivery happened
+///   inside it, otherwise as an upstream request. `request(.none)` is accepted.
+/// - The downstream is held for the subscription's whole life, as in Combine.
+///
+/// Unlike Combine, deliveries are serialized: a drain started while another one runs (reentrantly or on another
+/// thread) only updates the state, and the running drain delivers.
 private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminal
+    }
+
     private let lock = Lock()
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
+    private let downstream: Downstream
+    private var state = State.awaitingSubscription
     private var values: [Input] = []
     private var head = 0
     private var demand: Subscribers.Demand = .none
     private var delivering = false
-    private var finished = false
-    private var terminal = false
+    /// True while the `.customError` closure runs (outside the lock).
+    private var makingError = false
+    /// The upstream subscription the latest drain started with, for its refill.
+    private var drainUpstream: (any Subscription)?
+    /// Upstream's completion, or the `.customError` failure, waiting for its turn.
+    private var completion: Subscribers.Completion<Failure>?
     private let size: Int
     private let prefetch: Publishers.PrefetchStrategy
-    private var whenFull: Publishers.BufferingStrategy<Failure>
+    private let whenFull: Publishers.BufferingStrategy<Failure>
 
     init(
         downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
@@ -95,23 +119,27 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard upstream == nil, !terminal, let target = downstream else {
+        guard case .awaitingSubscription = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstream = subscription
+        state = .subscribed(subscription)
         lock.unlock()
         switch prefetch {
         case .keepFull: if size > 0 { subscription.request(.max(size)) }
         case .byRequest: subscription.request(.unlimited)
         }
-        target.receive(subscription: self)
+        downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard !terminal, !finished, downstream != nil else {
+        guard case .subscribed(let subscription) = state else {
+            lock.unlock()
+            return .none
+        }
+        if case .failure? = completion {
             lock.unlock()
             return .none
         }
@@ -119,58 +147,97 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
             switch whenFull {
             case .dropNewest:
                 lock.unlock()
-                return .none
+                return drain()
             case .dropOldest:
                 if count > 0 {
                     head += 1
                     values.append(input)
                 }
             case .customError(let makeError):
+                // Combine deadlocks (and so crashes) when the closure sends into the buffer again; trap clearly.
+                precondition(!makingError, "buffer's customError closure sent a value into the same buffer")
+                makingError = true
                 lock.unlock()
-                fail(makeError())
+                // The user's closure runs outside the lock.
+                let error = makeError()
+                lock.lock()
+                makingError = false
+                guard case .subscribed = state, completion == nil else {
+                    lock.unlock()
+                    return .none
+                }
+                completion = .failure(error)
+                lock.unlock()
+                subscription.cancel()
                 return .none
             }
         } else {
             values.append(input)
         }
         lock.unlock()
-        drain()
-        return .none
+        return drain()
     }
 
-    private func fail(_ error: Failure) {
+    func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard !terminal else {
+        guard case .subscribed = state, self.completion == nil else {
             lock.unlock()
             return
         }
-        terminal = true
-        let target = downstream
-        let subscription = upstream
-        downstream = nil
-        upstream = nil
-        values = []
-        head = 0
-        whenFull = .dropNewest
+        self.completion = completion
         lock.unlock()
-        subscription?.cancel()
-        target?.receive(completion: .failure(error))
+        requestRefill(drain())
     }
 
-    /// Delivers buffered elements while there is demand; whoever finds nobody delivering does it.
-    private func drain() {
+    func request(_ more: Subscribers.Demand) {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return
+        }
+        demand += more
+        lock.unlock()
+        requestRefill(drain())
+    }
+
+    func cancel() {
+        lock.lock()
+        guard case .subscribed(let subscription) = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminal
+        values = []
+        head = 0
+        drainUpstream = nil
+        lock.unlock()
+        subscription.cancel()
+    }
+
+    /// Asks upstream for the `.keepFull` refill a drain outside `receive(_:)` produced, through the subscription
+    /// that drain started with (Combine asks even when the drain ended with a completion).
+    private func requestRefill(_ refill: Subscribers.Demand) {
+        guard refill > 0 else { return }
+        lock.lock()
+        let subscription = drainUpstream
+        lock.unlock()
+        subscription?.request(refill)
+    }
+
+    /// Delivers buffered values while there is demand, then a completion whose turn has come; returns the refill
+    /// (`.keepFull`) for the values delivered. Whoever finds nobody delivering does it.
+    private func drain() -> Subscribers.Demand {
         lock.lock()
         if delivering {
             lock.unlock()
-            return
+            return .none
         }
         delivering = true
-        while true {
-            if terminal {
-                delivering = false
-                lock.unlock()
-                return
-            }
+        if case .subscribed(let subscription) = state {
+            drainUpstream = subscription
+        }
+        var delivered = 0
+        while case .subscribed = state {
             if count > 0 && demand > 0 {
                 let value = values[head]
                 head += 1
@@ -182,68 +249,36 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
                     head = 0
                 }
                 demand -= 1
-                let target = downstream
-                let refill = prefetch == .keepFull ? upstream : nil
+                delivered += 1
                 lock.unlock()
-                let extra = target?.receive(value) ?? .none
-                refill?.request(.max(1))
+                let extra = downstream.receive(value)
                 lock.lock()
                 demand += extra
                 continue
             }
-            if count == 0 && finished {
-                terminal = true
+            // A failure goes once the demand is spent or nothing is left; a finish only once nothing is left and
+            // the downstream asks for more (so values arriving after it, which Combine still buffers, come first).
+            let due: Bool
+            switch completion {
+            case .failure?: due = count == 0 || demand == .none
+            case .finished?: due = count == 0 && demand > 0
+            case nil: due = false
+            }
+            if due, let completion {
+                state = .terminal
+                values = []
+                head = 0
                 delivering = false
-                let target = downstream
-                downstream = nil
-                upstream = nil
                 lock.unlock()
-                target?.receive(completion: .finished)
-                return
+                downstream.receive(completion: completion)
+                // Combine still asks for the refill of what it delivered before the completion.
+                return prefetch == .keepFull && delivered > 0 ? .max(delivered) : .none
             }
-            delivering = false
-            lock.unlock()
-            return
+            break
         }
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        switch completion {
-        case .finished:
-            lock.lock()
-            guard !terminal, !finished else {
-                lock.unlock()
-                return
-            }
-            finished = true
-            upstream = nil
-            lock.unlock()
-            drain()
-        case .failure(let error):
-            lock.lock()
-            upstream = nil
-            lock.unlock()
-            fail(error)
-        }
-    }
-
-    func request(_ more: Subscribers.Demand) {
-        precondition(more != .none, "demand must not be .none")
-        lock.lock()
-        demand += more
+        delivering = false
         lock.unlock()
-        drain()
-    }
-
-    func cancel() {
-        lock.lock()
-        terminal = true
-        let subscription = upstream
-        upstream = nil
-        downstream = nil
-        values = []
-        head = 0
-        lock.unlock()
-        subscription?.cancel()
+        guard prefetch == .keepFull, delivered > 0 else { return .none }
+        return .max(delivered)
     }
 }

@@ -29,26 +29,13 @@ extension Publishers {
             self.handler = handler
         }
 
-        /// Subscribes to upstream; on its failure, to the handler's publisher.
-        @inlinable
+        /// Subscribes to upstream; on its failure, to the handler's publisher (Combine's rules: see `CatchCore`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = RelaySubscription(downstream: subscriber, name: "Catch")
-            subscriber.receive(subscription: relay)
             let handler = self.handler
-            upstream.subscribe(
-                RelayInput<S, Upstream.Failure>(relay: relay, generation: 0) { relay, generation, completion in
-                    switch completion {
-                    case .finished:
-                        relay.complete(generation, .finished)
-                    case .failure(let error):
-                        guard let next = relay.advance(from: generation) else { return }
-                        handler(error).subscribe(
-                            RelayInput<S, NewPublisher.Failure>(relay: relay, generation: next) {
-                                relay, generation, completion in
-                                relay.complete(generation, completion)
-                            })
-                    }
-                })
+            let core = CatchCore<S, Upstream.Failure>(downstream: subscriber, name: "Catch") { error, core in
+                handler(error).subscribe(CatchPostInput<S, Upstream.Failure, NewPublisher.Failure>(core: core))
+            }
+            upstream.subscribe(CatchInput(core: core))
         }
     }
 }

@@ -93,14 +93,15 @@ extension Publishers.CollectByCount {
             return downstream.receive(batch) * count
         }
 
+        /// As in Combine, every completion is forwarded, whatever the state (before the subscription, after a cancel,
+        /// a second one); only the first, while subscribed, flushes a partial group.
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             lock.lock()
-            guard case .subscribed = state else {
-                lock.unlock()
-                return
+            var rest: [Upstream.Output] = []
+            if case .subscribed = state {
+                state = .terminal
+                rest = buffer
             }
-            state = .terminal
-            let rest = buffer
             buffer = []
             lock.unlock()
             if case .finished = completion, !rest.isEmpty {
@@ -120,8 +121,13 @@ extension Publishers.CollectByCount {
             subscription.request(demand * count)
         }
 
+        /// A cancel before the upstream subscription is ignored, as in Combine: the subscription is taken later.
         func cancel() {
             lock.lock()
+            if case .awaitingSubscription = state {
+                lock.unlock()
+                return
+            }
             let previous = state
             state = .terminal
             buffer = []

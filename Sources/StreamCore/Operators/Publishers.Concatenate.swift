@@ -64,24 +64,10 @@ extension Publishers {
         }
 
         /// Subscribes to the prefix; when it finishes, to the suffix with the demand still owed. A prefix failure
-        /// ends the stream without subscribing to the suffix.
-        @inlinable
+        /// ends the stream without subscribing to the suffix. Combine's rules: see `ConcatenateCore`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = RelaySubscription(downstream: subscriber, name: "Concatenate")
-            subscriber.receive(subscription: relay)
-            let suffix = self.suffix
-            prefix.subscribe(
-                RelayInput<S, Failure>(relay: relay, generation: 0) { relay, generation, completion in
-                    guard case .finished = completion else {
-                        relay.complete(generation, completion)
-                        return
-                    }
-                    guard let next = relay.advance(from: generation) else { return }
-                    suffix.subscribe(
-                        RelayInput<S, Failure>(relay: relay, generation: next) { relay, generation, completion in
-                            relay.complete(generation, completion)
-                        })
-                })
+            let core = ConcatenateCore(downstream: subscriber, suffix: suffix)
+            prefix.subscribe(ConcatenatePrefixInput(core: core))
         }
     }
 }

@@ -49,6 +49,9 @@ extension Publishers.Decode {
 
         override var description: String { "Decode" }
 
+        /// Combine's answers to protocol violations for this operator.
+        override var misuse: FilterMisuse { FilterMisuse(early: .forwarded, ignoresEarlyCancel: true) }
+
         override func process(_ input: Upstream.Output) -> FilterStep<Downstream.Input, Downstream.Failure> {
             do {
                 return .send(try decoder.decode(Output.self, from: input))

@@ -1,7 +1,7 @@
 extension Publisher {
     /// Delays delivery of every element, and of the completion, by `interval` on `scheduler`.
     ///
-    /// The subscription itself is delivered through the scheduler too, without delay, as Combine does.
+    /// The subscription itself is handed downstream at once, as Combine does.
     @inlinable
     public func delay<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride,
@@ -59,7 +59,6 @@ extension Publishers {
                 ScheduledForwarder(
                     downstream: subscriber,
                     name: "Delay",
-                    scheduleSubscription: { scheduler.schedule(options: options, $0) },
                     schedule: { action in
                         scheduler.schedule(
                             after: scheduler.now.advanced(by: interval), tolerance: tolerance,

@@ -46,14 +46,12 @@ extension Publishers.Drop {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum State {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
+        /// Combine's Drop keeps only the current upstream subscription: a completion frees the slot (a later
+        /// subscription is taken and asked for the demand owed), every completion is forwarded, and requests or a
+        /// cancel with no upstream are kept or ignored. Only a cancel of a live subscription ends the stream.
         private let lock = Lock()
-        private var state = State.awaitingSubscription
+        private var upstream: (any Subscription)?
+        private var cancelled = false
         private var pendingDemand = Subscribers.Demand.none
         private var remainingToDrop: Int
         private let downstream: Downstream
@@ -67,12 +65,12 @@ extension Publishers.Drop {
 
         func receive(subscription: any Subscription) {
             lock.lock()
-            guard case .awaitingSubscription = state else {
+            guard upstream == nil, !cancelled else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            state = .subscribed(subscription)
+            upstream = subscription
             let demand = pendingDemand + remainingToDrop
             pendingDemand = .none
             lock.unlock()
@@ -85,7 +83,7 @@ extension Publishers.Drop {
         /// downstream: the downstream already has its subscription, and Combine's Drop does the same.
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             lock.lock()
-            if case .terminal = state {
+            if cancelled {
                 lock.unlock()
                 return .none
             }
@@ -100,11 +98,11 @@ extension Publishers.Drop {
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             lock.lock()
-            guard case .subscribed = state else {
+            guard !cancelled else {
                 lock.unlock()
                 return
             }
-            state = .terminal
+            upstream = nil
             lock.unlock()
             downstream.receive(completion: completion)
         }
@@ -112,26 +110,29 @@ extension Publishers.Drop {
         func request(_ demand: Subscribers.Demand) {
             precondition(demand != .none, "demand must not be zero")
             lock.lock()
-            switch state {
-            case .awaitingSubscription:
+            guard !cancelled else {
+                lock.unlock()
+                return
+            }
+            guard let subscription = upstream else {
                 pendingDemand += demand
                 lock.unlock()
-            case .subscribed(let subscription):
-                lock.unlock()
-                subscription.request(demand)
-            case .terminal:
-                lock.unlock()
+                return
             }
+            lock.unlock()
+            subscription.request(demand)
         }
 
         func cancel() {
             lock.lock()
-            let previous = state
-            state = .terminal
-            lock.unlock()
-            if case .subscribed(let subscription) = previous {
-                subscription.cancel()
+            guard let subscription = upstream, !cancelled else {
+                lock.unlock()
+                return
             }
+            cancelled = true
+            upstream = nil
+            lock.unlock()
+            subscription.cancel()
         }
     }
 }

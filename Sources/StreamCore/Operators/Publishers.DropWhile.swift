@@ -47,6 +47,9 @@ extension Publishers.DropWhile {
 
         override var description: String { "DropWhile" }
 
+        /// Combine's answers to protocol violations for this operator.
+        override var misuse: FilterMisuse { FilterMisuse(ignoresEarlyCancel: true) }
+
         override func process(_ input: Upstream.Output) -> FilterStep<Downstream.Input, Downstream.Failure> {
             if dropping {
                 if predicate(input) { return .skip }

@@ -46,6 +46,9 @@ extension Publishers.Encode {
 
         override var description: String { "Encode" }
 
+        /// Combine's answers to protocol violations for this operator.
+        override var misuse: FilterMisuse { FilterMisuse(early: .forwarded, ignoresEarlyCancel: true) }
+
         override func process(_ input: Upstream.Output) -> FilterStep<Downstream.Input, Downstream.Failure> {
             do {
                 return .send(try encoder.encode(input))

@@ -74,10 +74,13 @@ extension Publishers.HandleEvents {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
+        /// Combine's handleEvents is a pass-through: values and completions reach the downstream whatever the state
+        /// (before the subscription, after a completion or a cancel), and the closures see every event until the
+        /// first completion or cancel. The state only decides which subscription requests and cancels go to.
         private enum State {
             case awaitingSubscription
             case subscribed(any Subscription)
-            case terminal
+            case cancelled
         }
 
         private let lock = Lock()
@@ -95,13 +98,14 @@ extension Publishers.HandleEvents {
 
         func receive(subscription: any Subscription) {
             lock.lock()
+            let handler = events?.receiveSubscription
             guard case .awaitingSubscription = state else {
                 lock.unlock()
+                handler?(subscription)
                 subscription.cancel()
                 return
             }
             state = .subscribed(subscription)
-            let handler = events?.receiveSubscription
             lock.unlock()
             handler?(subscription)
             downstream.receive(subscription: self)
@@ -109,10 +113,6 @@ extension Publishers.HandleEvents {
 
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             lock.lock()
-            guard case .subscribed = state else {
-                lock.unlock()
-                return .none
-            }
             let handler = events?.receiveOutput
             lock.unlock()
             handler?(input)
@@ -128,11 +128,6 @@ extension Publishers.HandleEvents {
 
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             lock.lock()
-            guard case .subscribed = state else {
-                lock.unlock()
-                return
-            }
-            state = .terminal
             let handler = events?.receiveCompletion
             events = nil
             lock.unlock()
@@ -141,30 +136,44 @@ extension Publishers.HandleEvents {
         }
 
         /// Like Combine's, reports and forwards any demand, `.none` included; the upstream decides whether that traps.
+        /// Before the subscription it is only reported.
         func request(_ demand: Subscribers.Demand) {
             lock.lock()
-            guard case .subscribed(let subscription) = state else {
+            let subscription: (any Subscription)?
+            switch state {
+            case .subscribed(let current): subscription = current
+            case .awaitingSubscription: subscription = nil
+            case .cancelled:
                 lock.unlock()
                 return
             }
             let handler = events?.receiveRequest
             lock.unlock()
             handler?(demand)
-            subscription.request(demand)
+            subscription?.request(demand)
         }
 
+        /// Reported once; before the subscription it is only reported, and the subscription is still taken later.
         func cancel() {
             lock.lock()
-            guard case .subscribed(let subscription) = state else {
+            let subscription: (any Subscription)?
+            let handler: (() -> Void)?
+            switch state {
+            case .subscribed(let current):
+                subscription = current
+                state = .cancelled
+                handler = events?.receiveCancel
+                events = nil
+            case .awaitingSubscription:
+                subscription = nil
+                handler = events?.receiveCancel
+            case .cancelled:
                 lock.unlock()
                 return
             }
-            state = .terminal
-            let handler = events?.receiveCancel
-            events = nil
             lock.unlock()
             handler?()
-            subscription.cancel()
+            subscription?.cancel()
         }
     }
 }

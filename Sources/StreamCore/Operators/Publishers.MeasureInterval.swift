@@ -35,15 +35,24 @@ extension Publishers {
     }
 }
 
+/// As in Combine: events before the upstream subscription (a value, a completion, a cancel) are ignored, nothing is
+/// measured after the end (the scheduler is not even asked for the time), and the downstream is held for the
+/// subscription's whole life.
 private final class MeasureIntervalInner<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
 where Downstream.Input == Context.SchedulerTimeType.Stride {
     typealias Input = Upstream.Output
     typealias Failure = Downstream.Failure
 
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case done
+    }
+
     private let lock = Lock()
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
+    private let downstream: Downstream
+    private var state = State.awaitingSubscription
     private var last: Context.SchedulerTimeType?
     private let scheduler: Context
 
@@ -56,55 +65,63 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard upstream == nil, let target = downstream else {
+        guard case .awaitingSubscription = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstream = subscription
+        state = .subscribed(subscription)
         last = scheduler.now
         lock.unlock()
-        target.receive(subscription: self)
+        downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        let now = scheduler.now
         lock.lock()
-        guard let target = downstream, let previous = last else {
+        guard case .subscribed(let subscription) = state, let previous = last else {
             lock.unlock()
             return .none
         }
+        lock.unlock()
+        let now = scheduler.now
+        lock.lock()
         last = now
-        let subscription = upstream
         lock.unlock()
         // Combine passes downstream's extra demand on with a request rather than as the return value.
-        let extra = target.receive(previous.distance(to: now))
-        if extra > 0 { subscription?.request(extra) }
+        let extra = downstream.receive(previous.distance(to: now))
+        if extra > 0 { subscription.request(extra) }
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        let target = downstream
-        downstream = nil
-        upstream = nil
+        guard case .subscribed = state else {
+            lock.unlock()
+            return
+        }
+        state = .done
         lock.unlock()
-        target?.receive(completion: completion)
+        downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        let subscription = upstream
+        guard case .subscribed(let subscription) = state else {
+            lock.unlock()
+            return
+        }
         lock.unlock()
-        subscription?.request(demand)
+        subscription.request(demand)
     }
 
     func cancel() {
         lock.lock()
-        let subscription = upstream
-        upstream = nil
-        downstream = nil
+        guard case .subscribed(let subscription) = state else {
+            lock.unlock()
+            return
+        }
+        state = .done
         lock.unlock()
-        subscription?.cancel()
+        subscription.cancel()
     }
 }

@@ -72,6 +72,11 @@ extension Publishers.Output {
 
         override var description: String { "Output" }
 
+        /// Combine's answers to protocol violations for this operator.
+        override var misuse: FilterMisuse {
+            FilterMisuse(early: .valuesForwarded, ignoresEarlyCancel: true, forwardsLateValues: true)
+        }
+
         override func process(_ input: Upstream.Output) -> FilterStep<Downstream.Input, Downstream.Failure> {
             if remainingToSkip > 0 {
                 remainingToSkip -= 1

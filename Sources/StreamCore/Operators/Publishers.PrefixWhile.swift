@@ -47,6 +47,9 @@ extension Publishers.PrefixWhile {
 
         override var description: String { "PrefixWhile" }
 
+        /// Combine's answers to protocol violations for this operator.
+        override var misuse: FilterMisuse { FilterMisuse(early: .trap) }
+
         override func process(_ input: Upstream.Output) -> FilterStep<Downstream.Input, Downstream.Failure> {
             predicate(input) ? .send(input) : .finish
         }

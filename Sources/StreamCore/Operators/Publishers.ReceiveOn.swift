@@ -1,7 +1,8 @@
 extension Publisher {
-    /// Delivers the subscription, every element and the completion on `scheduler`, each as its own scheduled action.
+    /// Delivers every element and the completion on `scheduler`, each as its own scheduled action.
     ///
-    /// Demand requests go straight upstream; demand a subscriber returns from a scheduled value is requested upstream.
+    /// The subscription is handed downstream at once, as in Combine. Demand requests go straight upstream; demand a
+    /// subscriber returns from a scheduled value is requested upstream.
     @inlinable
     public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.ReceiveOn<Self, S>
@@ -45,103 +46,99 @@ extension Publishers {
 }
 
 /// The forwarder behind receive(on:) and delay: upstream events are handed to `schedule`, which runs them later.
-/// Values are checked against cancellation when they run, so nothing reaches downstream after a cancel.
+///
+/// As in Combine, the subscription is handed downstream at once, not scheduled. A scheduled value is dropped if the
+/// downstream cancelled before it ran; a scheduled completion is still delivered. Events before the upstream
+/// subscription (a value, a completion, a cancel) are ignored. The downstream is held for the forwarder's whole life,
+/// and each scheduled action holds the forwarder, so pending actions keep the chain alive, as Combine's do.
 internal final class ScheduledForwarder<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
-    private var downstream: Downstream?
     private var upstream: (any Subscription)?
-    private var upstreamDone = false
+    private var subscribed = false
+    /// Upstream completed: its completion is scheduled, and later upstream events are ignored. Demand a scheduled value
+    /// returns still goes upstream, and a cancel too, as they would before the completion.
+    private var completed = false
+    /// The downstream cancelled: scheduled values not yet run are dropped.
+    private var cancelled = false
+    private let downstream: Downstream
     private let schedule: (@escaping () -> Void) -> Void
-    private let scheduleSubscription: ((@escaping () -> Void) -> Void)?
     let description: String
 
-    /// `scheduleSubscription`, when given, is used for the subscription (Combine's delay schedules it immediately).
-    init(
-        downstream: Downstream,
-        name: String,
-        scheduleSubscription: ((@escaping () -> Void) -> Void)? = nil,
-        schedule: @escaping (@escaping () -> Void) -> Void
-    ) {
+    init(downstream: Downstream, name: String, schedule: @escaping (@escaping () -> Void) -> Void) {
         self.downstream = downstream
         self.description = name
-        self.scheduleSubscription = scheduleSubscription
         self.schedule = schedule
     }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard upstream == nil, !upstreamDone, downstream != nil else {
+        guard !subscribed else {
             lock.unlock()
             subscription.cancel()
             return
         }
+        subscribed = true
         upstream = subscription
         lock.unlock()
-        (scheduleSubscription ?? schedule) { [self] in
-            lock.lock()
-            let target = downstream
-            lock.unlock()
-            target?.receive(subscription: self)
-        }
+        downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard upstream != nil, !upstreamDone, downstream != nil else {
+        guard subscribed, !completed, !cancelled else {
             lock.unlock()
             return .none
         }
         lock.unlock()
         schedule { [self] in
             lock.lock()
-            let target = downstream
-            lock.unlock()
-            guard let target else { return }
-            let extra = target.receive(input)
-            if extra > 0 {
-                lock.lock()
-                let subscription = upstream
+            guard !cancelled else {
                 lock.unlock()
-                subscription?.request(extra)
+                return
             }
+            lock.unlock()
+            let extra = downstream.receive(input)
+            guard extra > 0 else { return }
+            lock.lock()
+            let subscription = cancelled ? nil : upstream
+            lock.unlock()
+            subscription?.request(extra)
         }
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard !upstreamDone, downstream != nil else {
+        guard subscribed, !completed, !cancelled else {
             lock.unlock()
             return
         }
-        upstreamDone = true
+        completed = true
         lock.unlock()
         schedule { [self] in
-            lock.lock()
-            let target = downstream
-            downstream = nil
-            upstream = nil
-            lock.unlock()
-            target?.receive(completion: completion)
+            downstream.receive(completion: completion)
         }
     }
 
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        let subscription = downstream == nil ? nil : upstream
+        let subscription = cancelled ? nil : upstream
         lock.unlock()
         subscription?.request(demand)
     }
 
     func cancel() {
         lock.lock()
+        guard subscribed, !cancelled else {
+            lock.unlock()
+            return
+        }
+        cancelled = true
         let subscription = upstream
         upstream = nil
-        downstream = nil
-        upstreamDone = true
         lock.unlock()
         subscription?.cancel()
     }

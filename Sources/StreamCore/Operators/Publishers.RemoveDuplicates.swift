@@ -58,6 +58,9 @@ extension Publishers.RemoveDuplicates {
 
         override var description: String { "RemoveDuplicates" }
 
+        /// Combine's answers to protocol violations for this operator.
+        override var misuse: FilterMisuse { FilterMisuse(early: .trap) }
+
         override func process(_ input: Upstream.Output) -> FilterStep<Downstream.Input, Downstream.Failure> {
             let before = previous
             previous = input

@@ -30,7 +30,9 @@ extension Publishers {
         /// Attaches the subscriber through a demand-tracking subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // Replaces only a `.finished` that came without any value.
-            let inner = ReplacingInner<Upstream, S>(downstream: subscriber, output: output, name: "ReplaceEmpty") {
+            let inner = ReplacingInner<Upstream, S>(
+                downstream: subscriber, output: output, name: "ReplaceEmpty", requestsUnlimited: true
+            ) {
                 completion, receivedValue in
                 if case .finished = completion, !receivedValue { return nil }
                 return completion

@@ -30,7 +30,9 @@ extension Publishers {
         /// Attaches the subscriber through a demand-tracking subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // Replaces every failure; a normal finish passes through.
-            let inner = ReplacingInner<Upstream, S>(downstream: subscriber, output: output, name: "ReplaceError") {
+            let inner = ReplacingInner<Upstream, S>(
+                downstream: subscriber, output: output, name: "ReplaceError", trapsUnwantedValues: true
+            ) {
                 completion, _ in
                 if case .finished = completion { return .finished }
                 return nil

@@ -43,13 +43,22 @@ extension Publishers {
     }
 }
 
+/// As in Combine: events before the upstream subscription (a value, a completion, a cancel) are ignored, the
+/// downstream is held for the subscription's whole life, and each scheduled request or cancel holds the subscription
+/// until it has run.
 private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case done
+    }
+
     private let lock = Lock()
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
+    private let downstream: Downstream
+    private var state = State.awaitingSubscription
     private let schedule: (@escaping () -> Void) -> Void
 
     init(downstream: Downstream, schedule: @escaping (@escaping () -> Void) -> Void) {
@@ -61,47 +70,59 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard upstream == nil, let target = downstream else {
+        guard case .awaitingSubscription = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstream = subscription
+        state = .subscribed(subscription)
         lock.unlock()
-        target.receive(subscription: self)
+        downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        let target = downstream
+        guard case .subscribed = state else {
+            lock.unlock()
+            return .none
+        }
         lock.unlock()
-        return target?.receive(input) ?? .none
+        return downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        let target = downstream
-        downstream = nil
-        upstream = nil
+        guard case .subscribed = state else {
+            lock.unlock()
+            return
+        }
+        state = .done
         lock.unlock()
-        target?.receive(completion: completion)
+        downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        let subscription = upstream
+        guard case .subscribed(let subscription) = state else {
+            lock.unlock()
+            return
+        }
         lock.unlock()
-        guard let subscription else { return }
-        schedule { subscription.request(demand) }
+        schedule { [self] in
+            withExtendedLifetime(self) { subscription.request(demand) }
+        }
     }
 
     func cancel() {
         lock.lock()
-        let subscription = upstream
-        upstream = nil
-        downstream = nil
+        guard case .subscribed(let subscription) = state else {
+            lock.unlock()
+            return
+        }
+        state = .done
         lock.unlock()
-        guard let subscription else { return }
-        schedule { subscription.cancel() }
+        schedule { [self] in
+            withExtendedLifetime(self) { subscription.cancel() }
+        }
     }
 }

@@ -166,8 +166,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
     }
 
+    /// `.none` is accepted and changes nothing, as in Combine.
     func request(_ more: Subscribers.Demand) {
-        precondition(more != .none, "demand must not be .none")
         lock.lock()
         demand += more
         lock.unlock()

@@ -56,6 +56,9 @@ extension Publishers {
     }
 }
 
+/// As in Combine: the timer and every scheduled delivery hold the subscription (and with it the subscriber) until
+/// they have run or been cancelled; a cancel before the upstream subscription is ignored; a cancel after upstream
+/// completed still reaches upstream, and stops the completion that is still scheduled.
 private final class TimeoutInner<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -63,8 +66,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     typealias Failure = Upstream.Failure
 
     private let lock = Lock()
-    private var downstream: Downstream?
+    private let downstream: Downstream
     private var upstream: (any Subscription)?
+    private var cancelled = false
     private var timer: (any Cancellable)?
     private var generation = 0
     private var terminal = false
@@ -89,7 +93,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard upstream == nil, !terminal, let target = downstream else {
+        guard upstream == nil, !terminal, !cancelled else {
             lock.unlock()
             subscription.cancel()
             return
@@ -97,7 +101,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         upstream = subscription
         lock.unlock()
         restartTimer()
-        target.receive(subscription: self)
+        downstream.receive(subscription: self)
     }
 
     /// Starts a new timer, replacing the running one.
@@ -116,8 +120,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let token = scheduler.schedule(
             after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance,
             options: options
-        ) { [weak self] in
-            self?.timedOut(number)
+        ) { [self] in
+            timedOut(number)
         }
         lock.lock()
         if terminal || number != generation {
@@ -136,23 +140,21 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             return
         }
         terminal = true
-        let target = downstream
         let subscription = upstream
         let token = timer
         let makeError = customError
-        downstream = nil
         upstream = nil
         timer = nil
         customError = nil
         lock.unlock()
         token?.cancel()
         subscription?.cancel()
-        target?.receive(completion: makeError.map { .failure($0()) } ?? .finished)
+        downstream.receive(completion: makeError.map { .failure($0()) } ?? .finished)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard !terminal, downstream != nil else {
+        guard !terminal, !cancelled else {
             lock.unlock()
             return .none
         }
@@ -160,10 +162,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         restartTimer()
         scheduler.schedule(options: options) { [self] in
             lock.lock()
-            let target = downstream
+            let live = !cancelled
             lock.unlock()
-            guard let target else { return }
-            let extra = target.receive(input)
+            guard live else { return }
+            let extra = downstream.receive(input)
             if extra > 0 {
                 lock.lock()
                 let subscription = upstream
@@ -176,23 +178,22 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard !terminal, downstream != nil else {
+        guard !terminal, !cancelled, upstream != nil else {
             lock.unlock()
             return
         }
         terminal = true
         let token = timer
         timer = nil
-        upstream = nil
         customError = nil
         lock.unlock()
         token?.cancel()
         scheduler.schedule(options: options) { [self] in
             lock.lock()
-            let target = downstream
-            downstream = nil
+            let live = !cancelled
             lock.unlock()
-            target?.receive(completion: completion)
+            guard live else { return }
+            downstream.receive(completion: completion)
         }
     }
 
@@ -209,11 +210,16 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     func cancel() {
         lock.lock()
+        guard upstream != nil, !cancelled else {
+            // Before the subscription (or a second time): ignored.
+            lock.unlock()
+            return
+        }
+        cancelled = true
         terminal = true
         let subscription = upstream
         let token = timer
         upstream = nil
-        downstream = nil
         timer = nil
         customError = nil
         lock.unlock()

@@ -29,33 +29,14 @@ extension Publishers {
             self.handler = handler
         }
 
-        /// Subscribes to upstream; on its failure, to the handler's publisher, or fails with what the handler threw.
-        @inlinable
+        /// Subscribes to upstream; on its failure, to the handler's publisher, or fails with what the handler threw
+        /// (Combine's rules: see `CatchCore`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = RelaySubscription(downstream: subscriber, name: "TryCatch")
-            subscriber.receive(subscription: relay)
             let handler = self.handler
-            upstream.subscribe(
-                RelayInput<S, Upstream.Failure>(relay: relay, generation: 0) { relay, generation, completion in
-                    switch completion {
-                    case .finished:
-                        relay.complete(generation, .finished)
-                    case .failure(let error):
-                        let replacement: NewPublisher
-                        do {
-                            replacement = try handler(error)
-                        } catch {
-                            relay.complete(generation, .failure(error))
-                            return
-                        }
-                        guard let next = relay.advance(from: generation) else { return }
-                        replacement.subscribe(
-                            RelayInput<S, NewPublisher.Failure>(relay: relay, generation: next) {
-                                relay, generation, completion in
-                                relay.complete(generation, completion.eraseError())
-                            })
-                    }
-                })
+            let core = CatchCore<S, Upstream.Failure>(downstream: subscriber, name: "TryCatch") { error, core in
+                try handler(error).subscribe(CatchPostInput<S, Upstream.Failure, NewPublisher.Failure>(core: core))
+            }
+            upstream.subscribe(CatchInput(core: core))
         }
     }
 }

@@ -52,6 +52,9 @@ where Downstream.Failure == any Error {
 
     override var description: String { "TryCompactMap" }
 
+    /// Combine's answers to protocol violations for this operator.
+    override var misuse: FilterMisuse { FilterMisuse(early: .trap) }
+
     override func process(_ input: Input) -> FilterStep<Downstream.Input, Downstream.Failure> {
         do {
             if let output = try transform(input) {

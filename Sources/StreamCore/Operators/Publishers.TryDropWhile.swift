@@ -47,6 +47,9 @@ extension Publishers.TryDropWhile {
 
         override var description: String { "TryDropWhile" }
 
+        /// Combine's answers to protocol violations for this operator.
+        override var misuse: FilterMisuse { FilterMisuse(ignoresEarlyCancel: true) }
+
         override func process(_ input: Upstream.Output) -> FilterStep<Downstream.Input, Downstream.Failure> {
             guard dropping else { return .send(input) }
             do {

@@ -68,6 +68,9 @@ where Downstream.Failure == any Error {
 
     override var description: String { "TryFilter" }
 
+    /// Combine's answers to protocol violations for this operator.
+    override var misuse: FilterMisuse { FilterMisuse(early: .trap) }
+
     override func process(_ input: Downstream.Input) -> FilterStep<Downstream.Input, Downstream.Failure> {
         do {
             return try isIncluded(input) ? .send(input) : .skip

@@ -67,6 +67,13 @@ where Downstream.Failure == any Error {
 
     override var description: String { "TryMap" }
 
+    /// Combine's answers to protocol violations for this operator.
+    override var misuse: FilterMisuse {
+        FilterMisuse(
+            early: .valuesForwarded, ignoresEarlyCancel: true, forwardsLateValues: true,
+            forwardsLateFailures: true)
+    }
+
     override func process(_ input: Input) -> FilterStep<Downstream.Input, Downstream.Failure> {
         do {
             return .send(try transform(input))

@@ -48,6 +48,9 @@ extension Publishers.TryPrefixWhile {
 
         override var description: String { "TryPrefixWhile" }
 
+        /// Combine's answers to protocol violations for this operator.
+        override var misuse: FilterMisuse { FilterMisuse(early: .trap) }
+
         override func process(_ input: Upstream.Output) -> FilterStep<Downstream.Input, Downstream.Failure> {
             do {
                 return try predicate(input) ? .send(input) : .finish

@@ -50,6 +50,9 @@ extension Publishers.TryRemoveDuplicates {
 
         override var description: String { "TryRemoveDuplicates" }
 
+        /// Combine's answers to protocol violations for this operator.
+        override var misuse: FilterMisuse { FilterMisuse(early: .trap) }
+
         override func process(_ input: Upstream.Output) -> FilterStep<Downstream.Input, Downstream.Failure> {
             let before = previous
             previous = input

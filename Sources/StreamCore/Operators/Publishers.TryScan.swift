@@ -59,6 +59,11 @@ where Downstream.Failure == any Error {
 
     override var description: String { "TryScan" }
 
+    /// Combine's answers to protocol violations for this operator.
+    override var misuse: FilterMisuse {
+        FilterMisuse(early: .valuesForwarded, ignoresEarlyCancel: true, forwardsLateValues: true)
+    }
+
     override func process(_ input: Input) -> FilterStep<Downstream.Input, Downstream.Failure> {
         do {
             result = try next(result, input)

@@ -85,9 +85,9 @@ where Downstream.Input == Elements.Element {
     @usableFromInline
     internal var description: String { "Sequence" }
 
+    /// `.none` is accepted and emits nothing, as in Combine.
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        precondition(demand != .none, "demand must not be zero")
         emitter(self, demand)
     }
 

@@ -6,14 +6,16 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     @usableFromInline
     internal let core: SubjectCore<Output, Failure>
 
-    /// The value wrapped by this subject; setting it sends the new value to subscribers.
+    /// The value wrapped by this subject; setting it sends the new value to subscribers (after completion it is only
+    /// stored, as in Combine).
     public var value: Output {
         get {
             // The core always holds a value for this subject, so the force is safe even when Output is optional.
             core.value!
         }
         set {
-            send(newValue)
+            // After completion the value is still stored, as in Combine, but nothing is sent.
+            core.send(newValue, updatingCurrentValue: true, storingAfterCompletion: true)
         }
     }
 
@@ -32,7 +34,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core.attach(subscriber, owner: self)
     }
 
-    /// Stores the value and sends it to every subscriber; ignored after completion.
+    /// Stores the value and sends it to every subscriber; ignored after completion (assigning `value` still stores it).
     @inlinable
     public func send(_ input: Output) {
         core.send(input, updatingCurrentValue: true)
@@ -44,7 +46,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core.send(completion: completion)
     }
 
-    /// Keeps an upstream subscription, asking it for unlimited values once any subscriber has demand.
+    /// Keeps an upstream subscription and asks it for unlimited values at once, as Combine does; the subject cancels it
+    /// when it is released.
     public func send(subscription: any Subscription) {
         core.send(subscription: subscription)
     }

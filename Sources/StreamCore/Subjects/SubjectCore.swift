@@ -52,9 +52,14 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// Delivers a value to each subscriber in subscription order, working on a snapshot of the list so that
     /// subscribing or cancelling from inside a subscriber is safe.
     @inlinable
-    internal func send(_ value: Output, updatingCurrentValue: Bool) {
+    internal func send(_ value: Output, updatingCurrentValue: Bool, storingAfterCompletion: Bool = false) {
         lock.lock()
         guard completion == nil else {
+            // Combine's CurrentValueSubject still takes a value assigned after completion (not one sent); it only
+            // delivers nothing.
+            if storingAfterCompletion {
+                currentValue = value
+            }
             lock.unlock()
             return
         }
@@ -94,7 +99,8 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     internal func send(subscription: any Subscription) {
         lock.lock()
         upstreams.append(subscription)
-        let requestNow = hasDownstreamDemand
+        // CurrentValueSubject asks at once, as Combine's does; PassthroughSubject waits for a subscriber's demand.
+        let requestNow = hasDownstreamDemand || isCurrentValue
         lock.unlock()
         if requestNow {
             subscription.request(.unlimited)
@@ -110,7 +116,8 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         hasDownstreamDemand = true
-        let toRequest = upstreams
+        // A CurrentValueSubject asked its upstreams when it got them.
+        let toRequest = isCurrentValue ? [] : upstreams
         lock.unlock()
         for upstream in toRequest {
             upstream.request(.unlimited)

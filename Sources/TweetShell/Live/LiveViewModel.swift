@@ -10,8 +10,8 @@ import TweetKit
 /// cancels a page still loading; the cancel reaches the HTTP request or the SQLite query through the service.
 public final class LiveViewModel: @unchecked Sendable {
     // Inputs.
-    /// The whole query after each keystroke. A current-value subject, so a query sent before the pipeline's
-    /// subscription arrives (receive(on:) delivers it asynchronously) is still searched.
+    /// The whole query after each keystroke. A current-value subject, so a query sent before the pipeline asks for
+    /// values is still searched.
     public let query: CurrentValueSubject<String, Never>
     /// Asks for the next page of the current results; ignored while a page is loading or when there is none.
     public let loadMore = PassthroughSubject<Void, Never>()
