@@ -4,12 +4,15 @@
 # SwiftPM is not used: an executable target whose entry is LLVMFuzzerTestOneInput has no `main` of its own, so it would
 # break the package's normal build. Instead swiftc compiles the module sources the fuzzers need directly: TweetKit once,
 # as a static library instrumented for libFuzzer and AddressSanitizer, then each fuzzer against it. The command-line
-# fuzzer compiles TweetShell's Commands/ and Config/ folders into its own module, as they depend only on TweetKit.
+# fuzzer compiles TweetShell's Commands/ and Config/ folders (and the result list `top` carries) into its own module, as
+# they depend only on TweetKit.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${FUZZ_BUILD:-$root/.build-fuzz}"
 mkdir -p "$out"
-flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld)
+# One package name for every module, as SwiftPM gives them, so `package` declarations shared between the store
+# targets resolve.
+flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld -package-name tweetsh)
 
 tweetkit_sources=()
 while IFS= read -r file; do tweetkit_sources+=("$file"); done < <(find "$root/Sources/TweetKit" -name '*.swift' | sort)
@@ -59,6 +62,8 @@ for target in ${targets[*]}; do
         command-line)
             shell_sources=()
             while IFS= read -r file; do shell_sources+=("$file"); done < <(find "$root/Sources/TweetShell/Commands" "$root/Sources/TweetShell/Config" -name '*.swift' | sort)
+            # `top` carries the current results, so the parser needs the result list's two value types.
+            shell_sources+=("$root/Sources/TweetShell/ViewModels/ResultList.swift" "$root/Sources/TweetShell/Formatting/ResultItem.swift")
             build command-line "$root/Fuzz/CommandLine/CommandLineFuzz.swift" "${shell_sources[@]}" ;;
         api-page) build api-page "$root/Fuzz/APIPage/APIPageFuzz.swift" ;;
         jsonl) build jsonl "$root/Fuzz/JSONL/JSONLFuzz.swift" ;;
