@@ -76,6 +76,8 @@ final class LiveSessionTests: XCTestCase {
         terminal.type(" ")
         try terminal.waitFor("0 matches for 'swi'")
         terminal.type("\u{04}")
+        // Live's own redraws hold "live> ", so the shell's prompt is only the "> " after live says it left.
+        try terminal.waitFor("the current results are unchanged")
         try terminal.waitForPrompt("> ")
         terminal.type("quit\r")
         XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
@@ -186,6 +188,8 @@ final class LiveSessionTests: XCTestCase {
             XCTAssertLessThanOrEqual(visible.count, 50, "cut to the new width: \(row.debugDescription)")
         }
         terminal.type("\u{04}")
+        // Live's own redraws hold "live> ", so the shell's prompt is only the "> " after live says it left.
+        try terminal.waitFor("the current results are unchanged")
         try terminal.waitForPrompt("> ")
         terminal.type("quit\r")
         XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
