@@ -1,0 +1,204 @@
+import Foundation
+import PostgresStore
+import PostgresTesting
+import TweetKit
+import TweetStore
+
+/// The `pg` suite: the same generated twarc2 JSONL imported into the SQLite store and into a PostgreSQL store, then
+/// the store suite's 20-query mix on each, alone and from several clients at once, side by side in one run.
+///
+/// Usage: `tweetsh-bench pg [tweets] [--dir PATH] [--url URL] [--clients N]` (default 1,000,000 tweets, 8 clients).
+/// Without `--url` (a superuser's `postgresql://user@host:port`, no database) it uses the server that
+/// `TWEETSH_TEST_PG_URL` names, or else starts a throwaway cluster as the PostgreSQL tests do. Each run imports into a
+/// new database, which is dropped at the end.
+enum PostgresSuite: BenchSuite {
+    static let name = "pg"
+
+    /// What the command line asked for.
+    struct Options {
+        var count = 1_000_000
+        var folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweetsh-bench-pg-\(getpid())")
+        var keep = false
+        var url: String?
+        var clients = 8
+    }
+
+    static func run(arguments: [String]) throws -> [Figure] {
+        var options = Options()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--dir":
+                guard let path = rest.popFirst() else { throw usage("--dir needs a folder") }
+                options.folder = URL(fileURLWithPath: path)
+                options.keep = true
+            case "--url":
+                guard let url = rest.popFirst() else { throw usage("--url needs a server URL") }
+                options.url = url
+            case "--clients":
+                guard let text = rest.popFirst(), let n = Int(text), n > 0 else { throw usage("--clients needs N > 0") }
+                options.clients = n
+            default:
+                guard let n = Int(argument.replacingOccurrences(of: "_", with: "")), n > 0 else {
+                    throw usage("unknown argument \(argument)")
+                }
+                options.count = n
+            }
+        }
+        try FileManager.default.createDirectory(at: options.folder, withIntermediateDirectories: true)
+        defer { if !options.keep { try? FileManager.default.removeItem(at: options.folder) } }
+        let chosen = options
+        return try StoreSuite.blocking { try await measure(chosen) }
+    }
+
+    private static func usage(_ problem: String) -> StoreSuiteError {
+        StoreSuiteError(message: "\(problem); usage: pg [tweets] [--dir PATH] [--url URL] [--clients N]")
+    }
+
+    static func measure(_ options: Options) async throws -> [Figure] {
+        var figures: [Figure] = []
+        func add(_ id: String, _ value: Double, _ unit: String, _ label: String) {
+            figures.append(Figure(suite: name, id: id, value: value, unit: unit, label: label))
+        }
+        let corpus = DemoCorpus(seed: 2026, tweetCount: options.count)
+        let jsonl = try BenchCorpusFile.twarc2JSONL(corpus, in: options.folder)
+        let mix = StoreQuery.mix(corpus)
+
+        // SQLite first, in a file of its own beside the JSONL.
+        let database = options.folder.appendingPathComponent("pg-suite-side.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+        }
+        let sqlite = try TweetStore(location: .file(database.path))
+        var start = DispatchTime.now().uptimeNanoseconds
+        var cpu = StoreSuite.cpuSeconds()
+        let sqliteReport = try await sqlite.importJSONL(at: jsonl)
+        add(
+            "sqlite-import-rate", Double(sqliteReport.tweets) / StoreSuite.seconds(since: start), "tweets/s",
+            "SQLite: import \(sqliteReport.tweets) tweets")
+        add("sqlite-import-cpu", StoreSuite.cpuSeconds() - cpu, "cpu-s", "SQLite: CPU of the import (all in-process)")
+        try await sqlite.optimize()
+        let sqliteBytes = ["", "-wal"].reduce(0.0) { total, suffix in
+            total + fileSize(database.path + suffix)
+        }
+        add("sqlite-disk-bytes-per-tweet", sqliteBytes / Double(options.count), "B", "SQLite: database file per tweet")
+
+        // PostgreSQL: a new database on the chosen server.
+        let server = try options.url ?? PostgresTestServer.serverURL
+        let databaseName = "tweetsh_bench_\(getpid())"
+        let admin = try PGConnection(conninfo: server + "/postgres")
+        try admin.execute("DROP DATABASE IF EXISTS \(databaseName)")
+        try admin.execute("CREATE DATABASE \(databaseName)")
+        defer {
+            _ = try? admin.execute("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+        }
+        let address = server + "/" + databaseName
+        let postgres = try PostgresStore(address: address)
+        let backend = try postgres.serverProcessID()
+        let backendCPU = processCPUSeconds(backend)
+        start = DispatchTime.now().uptimeNanoseconds
+        cpu = StoreSuite.cpuSeconds()
+        let pgReport = try await postgres.importJSONL(at: jsonl)
+        add(
+            "pg-import-rate", Double(pgReport.tweets) / StoreSuite.seconds(since: start), "tweets/s",
+            "PostgreSQL: import \(pgReport.tweets) tweets (COPY into staging, one upsert per batch)")
+        add("pg-import-cpu", StoreSuite.cpuSeconds() - cpu, "cpu-s", "PostgreSQL: CPU of the importing client")
+        if let before = backendCPU, let after = processCPUSeconds(backend) {
+            add("pg-import-server-cpu", after - before, "cpu-s", "PostgreSQL: CPU of the server process importing")
+        }
+        let vacuum = try PGConnection(conninfo: address)
+        try vacuum.execute("VACUUM ANALYZE")
+        let pgBytes = Double(try vacuum.scalar("SELECT pg_database_size(current_database())") ?? 0)
+        add("pg-disk-bytes-per-tweet", pgBytes / Double(options.count), "B", "PostgreSQL: database size per tweet")
+
+        // One client each: the first page of every query of the mix, ten times after one warm-up.
+        for (label, source) in [("sqlite", sqlite as any TweetSource), ("pg", postgres as any TweetSource)] {
+            let samples = try await firstPages(source, mix: mix, runs: 10)
+            add("\(label)-first-page-p50", StoreSuite.percentile(samples, 0.5), "ms", "\(label): first page, mix")
+            add("\(label)-first-page-p99", StoreSuite.percentile(samples, 0.99), "ms", "\(label): first page, mix")
+        }
+
+        // Several clients at once, each with its own store (its own connection), the mix five times each.
+        let clients = options.clients
+        for label in ["sqlite", "pg"] {
+            var sources: [any TweetSource] = []
+            for _ in 0..<clients {
+                if label == "sqlite" {
+                    sources.append(try TweetStore(location: .file(database.path)))
+                } else {
+                    sources.append(try PostgresStore(address: address, migrate: false))
+                }
+            }
+            let started = DispatchTime.now().uptimeNanoseconds
+            let perClient = try await withThrowingTaskGroup(of: [Double].self) { group in
+                for source in sources {
+                    group.addTask { try await firstPages(source, mix: mix, runs: 5) }
+                }
+                var all: [[Double]] = []
+                for try await samples in group { all.append(samples) }
+                return all
+            }
+            let wall = StoreSuite.seconds(since: started)
+            let p99s = perClient.map { StoreSuite.percentile($0, 0.99) }
+            let searches = perClient.reduce(0) { $0 + $1.count }
+            add(
+                "\(label)-\(clients)-clients-p50", StoreSuite.percentile(perClient.flatMap { $0 }, 0.5), "ms",
+                "\(label): first page with \(clients) clients at once, all samples")
+            add(
+                "\(label)-\(clients)-clients-worst-p99", p99s.max() ?? 0, "ms",
+                "\(label): the worst client's p99 with \(clients) clients")
+            add(
+                "\(label)-\(clients)-clients-rate", Double(searches) / wall, "searches/s",
+                "\(label): first pages per second over all \(clients) clients")
+        }
+        postgres.close()
+        return figures
+    }
+
+    /// The first page of each query in `mix`, `runs` times after a warm-up, in milliseconds.
+    static func firstPages(_ source: any TweetSource, mix: [StoreQuery], runs: Int) async throws -> [Double] {
+        var samples: [Double] = []
+        for query in mix {
+            _ = try await source.search(SearchRequest(query: query.text), cursor: nil)
+            for _ in 0..<runs {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                _ = try await source.search(SearchRequest(query: query.text), cursor: nil)
+                samples.append(StoreSuite.milliseconds(since: t0))
+            }
+        }
+        return samples
+    }
+
+    static func fileSize(_ path: String) -> Double {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.doubleValue ?? 0
+    }
+
+    /// User plus system CPU seconds of another process, from `/proc/<pid>/stat` (nil when it cannot be read).
+    static func processCPUSeconds(_ pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after the command name: state is field 3, utime 14, stime 15 (clock ticks).
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}
+
+/// The benchmark corpus as a twarc2 JSONL file, written once per folder and size and reused by later runs.
+enum BenchCorpusFile {
+    /// `corpus.jsonl` in `folder` (the store suite's name, so the two suites can share a `--dir`); written from
+    /// `corpus` when absent.
+    static func twarc2JSONL(_ corpus: DemoCorpus, in folder: URL) throws -> URL {
+        let jsonl = folder.appendingPathComponent("corpus.jsonl")
+        guard !FileManager.default.fileExists(atPath: jsonl.path) else { return jsonl }
+        guard FileManager.default.createFile(atPath: jsonl.path, contents: nil) else {
+            throw StoreSuiteError(message: "cannot create \(jsonl.path)")
+        }
+        let handle = try FileHandle(forWritingTo: jsonl)
+        defer { try? handle.close() }
+        try corpus.writeTwarc2JSONL(to: handle)
+        return jsonl
+    }
+}
