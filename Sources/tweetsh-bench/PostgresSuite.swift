@@ -7,10 +7,10 @@ import TweetStore
 /// The `pg` suite: the same generated twarc2 JSONL imported into the SQLite store and into a PostgreSQL store, then
 /// the store suite's 20-query mix on each, alone and from several clients at once, side by side in one run.
 ///
-/// Usage: `tweetsh-bench pg [tweets] [--dir PATH] [--url URL] [--clients N]` (default 1,000,000 tweets, 8 clients).
+/// Usage: `tweetsh-bench pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database]` (default 1,000,000 tweets, 8 clients).
 /// Without `--url` (a superuser's `postgresql://user@host:port`, no database) it uses the server that
 /// `TWEETSH_TEST_PG_URL` names, or else starts a throwaway cluster as the PostgreSQL tests do. Each run imports into a
-/// new database, which is dropped at the end.
+/// new database, which is dropped at the end unless `--keep-database` is given.
 enum PostgresSuite: BenchSuite {
     static let name = "pg"
 
@@ -21,6 +21,8 @@ enum PostgresSuite: BenchSuite {
         var keep = false
         var url: String?
         var clients = 8
+        /// Keeps the benchmark's database on the server afterwards, to look at its plans and sizes.
+        var keepDatabase = false
     }
 
     static func run(arguments: [String]) throws -> [Figure] {
@@ -35,6 +37,8 @@ enum PostgresSuite: BenchSuite {
             case "--url":
                 guard let url = rest.popFirst() else { throw usage("--url needs a server URL") }
                 options.url = url
+            case "--keep-database":
+                options.keepDatabase = true
             case "--clients":
                 guard let text = rest.popFirst(), let n = Int(text), n > 0 else { throw usage("--clients needs N > 0") }
                 options.clients = n
@@ -52,7 +56,8 @@ enum PostgresSuite: BenchSuite {
     }
 
     private static func usage(_ problem: String) -> StoreSuiteError {
-        StoreSuiteError(message: "\(problem); usage: pg [tweets] [--dir PATH] [--url URL] [--clients N]")
+        StoreSuiteError(
+            message: "\(problem); usage: pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database]")
     }
 
     static func measure(_ options: Options) async throws -> [Figure] {
@@ -91,7 +96,9 @@ enum PostgresSuite: BenchSuite {
         try admin.execute("DROP DATABASE IF EXISTS \(databaseName)")
         try admin.execute("CREATE DATABASE \(databaseName)")
         defer {
-            _ = try? admin.execute("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+            if !options.keepDatabase {
+                _ = try? admin.execute("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+            }
         }
         let address = server + "/" + databaseName
         let postgres = try PostgresStore(address: address)
