@@ -7,7 +7,8 @@ import TweetStore
 /// The `pg` suite: the same generated twarc2 JSONL imported into the SQLite store and into a PostgreSQL store, then
 /// the store suite's 20-query mix on each, alone and from several clients at once, side by side in one run.
 ///
-/// Usage: `tweetsh-bench pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database]` (default 1,000,000 tweets, 8 clients).
+/// Usage: `tweetsh-bench pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database]` (default 1,000,000
+/// tweets, 8 clients).
 /// Without `--url` (a superuser's `postgresql://user@host:port`, no database) it uses the server that
 /// `TWEETSH_TEST_PG_URL` names, or else starts a throwaway cluster as the PostgreSQL tests do. Each run imports into a
 /// new database, which is dropped at the end unless `--keep-database` is given.
