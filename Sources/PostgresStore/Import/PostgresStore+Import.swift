@@ -17,7 +17,7 @@ public struct PostgresImportReport: Hashable, Sendable {
 }
 
 extension PostgresStore {
-    /// Imports a JSON Lines file (twarc2 output, API responses, one tweet per line) in batches of `batchLines`.
+    /// Imports a JSON Lines file (twarc2 output, API responses, one tweet per line) in batches of `batchLines` lines (or 8 MB).
     ///
     /// Each batch commits in one transaction together with the file's `imports` row (byte offset, line, counts), so
     /// an import killed at any point resumes after the last committed line when run again on the same unchanged
@@ -49,30 +49,34 @@ extension PostgresStore {
             defer { try? handle.close() }
             try handle.seek(toOffset: UInt64(state.offset))
             let writer = PostgresWriter(connection: connection, codec: codec)
-            var pending: [UInt8] = []
-            var lines: [Data] = []
-            var consumed = state.offset
-            func commit() throws {
-                var pages: [Page] = []
-                var errors = 0
-                for line in lines where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
-                    do {
-                        if let page = try decodeLine(line) { pages.append(page) }
-                    } catch {
-                        errors += 1
-                    }
-                }
+            // One serial queue decodes batch after batch in file order (so lines are decoded in order) while this
+            // thread and the server write the batch before: decoding and writing overlap on two cores.
+            let decoder = DispatchQueue(label: "tweetsh.postgres-import.decode")
+            var inFlight: [PendingBatch] = []
+            func write(_ batch: PendingBatch) throws {
+                let decoded = batch.wait()
                 var next = state
-                next.offset = consumed
-                next.line += lines.count
-                next.errors += errors
+                next.offset = batch.endOffset
+                next.line += batch.lineCount
+                next.errors += decoded.errors
+                next.finished = batch.isLast
                 try connection.transaction {
-                    next.tweets += try writer.write(pages, collection: collection)
+                    next.tweets += try writer.write(decoded.rows, collection: collection)
                     try next.save(connection)
                 }
                 state = next
-                lines.removeAll(keepingCapacity: true)
             }
+            func submit(_ lines: [Data], endOffset: Int64, isLast: Bool) throws {
+                let batch = PendingBatch(lineCount: lines.count, endOffset: endOffset, isLast: isLast)
+                decoder.async { batch.fulfil(Self.decode(lines, decodeLine: decodeLine, codec: codec)) }
+                inFlight.append(batch)
+                // Two batches decoded ahead keep both cores busy; waiting here keeps memory at three batches.
+                while inFlight.count > 2 { try write(inFlight.removeFirst()) }
+            }
+            var pending: [UInt8] = []
+            var lines: [Data] = []
+            var lineBytes = 0
+            var consumed = state.offset
             while true {
                 let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
                 if chunk.isEmpty { break }
@@ -80,9 +84,14 @@ extension PostgresStore {
                 var start = 0
                 while let newline = pending[start...].firstIndex(of: 10) {
                     lines.append(Data(pending[start..<newline]))
+                    lineBytes += newline - start
                     consumed += Int64(newline - start + 1)
                     start = newline + 1
-                    if lines.count >= batchLines { try commit() }
+                    if lines.count >= batchLines || lineBytes >= Self.batchBytes {
+                        try submit(lines, endOffset: consumed, isLast: false)
+                        lines = []
+                        lineBytes = 0
+                    }
                 }
                 pending.removeFirst(start)
             }
@@ -90,12 +99,69 @@ extension PostgresStore {
                 lines.append(Data(pending))
                 consumed += Int64(pending.count)
             }
-            state.finished = true
-            try commit()
+            try submit(lines, endOffset: consumed, isLast: true)
+            while !inFlight.isEmpty { try write(inFlight.removeFirst()) }
             return PostgresImportReport(
                 lines: state.line, tweets: state.tweets, errors: state.errors, resumedAfterLine: resumedAfter,
                 alreadyDone: false)
         }
+    }
+}
+
+extension PostgresStore {
+    /// A batch ends after `batchLines` lines or this many bytes of input, whichever comes first: twarc2 lines hold
+    /// a page of up to 100 tweets each, and a batch of 8 MB (about 6,000 tweets) keeps memory small while the
+    /// per-batch statements stay a small share of the work.
+    static let batchBytes = 8 << 20
+
+    /// Decodes one batch's lines and builds its rows; a line that does not decode is counted, not fatal.
+    fileprivate static func decode(
+        _ lines: [Data], decodeLine: (Data) throws -> Page?, codec: OriginalsCodec
+    ) -> DecodedBatch {
+        var pages: [Page] = []
+        var errors = 0
+        for line in lines where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+            do {
+                if let page = try decodeLine(line) { pages.append(page) }
+            } catch {
+                errors += 1
+            }
+        }
+        return DecodedBatch(rows: PostgresBatchRows(pages, codec: codec), errors: errors)
+    }
+}
+
+/// A batch's rows and the number of lines in it that did not decode.
+private struct DecodedBatch: Sendable {
+    var rows: PostgresBatchRows
+    var errors: Int
+}
+
+/// A batch handed to the decoding queue: where it ends in the file, and its rows once they are built.
+///
+/// Unchecked: `decoded` is written once by the decoding queue before `ready` is signalled and read only after
+/// `wait()` returns, so the semaphore orders the two.
+private final class PendingBatch: @unchecked Sendable {
+    let lineCount: Int
+    let endOffset: Int64
+    let isLast: Bool
+    private let ready = DispatchSemaphore(value: 0)
+    private var decoded: DecodedBatch?
+
+    init(lineCount: Int, endOffset: Int64, isLast: Bool) {
+        self.lineCount = lineCount
+        self.endOffset = endOffset
+        self.isLast = isLast
+    }
+
+    func fulfil(_ batch: DecodedBatch) {
+        decoded = batch
+        ready.signal()
+    }
+
+    func wait() -> DecodedBatch {
+        ready.wait()
+        return decoded ?? DecodedBatch(rows: PostgresBatchRows(), errors: 0)
     }
 }
 
