@@ -144,6 +144,37 @@ final class SubscriptionMirrorTests: XCTestCase {
         }
     }
 
+    private struct Point {
+        var x: Int
+        var y: Int
+    }
+
+    /// An upstream for key-path maps, keeping their subscriber.
+    private final class KeepingPointPublisher: Publisher {
+        typealias Output = Point
+        typealias Failure = Never
+        var subscriber: Any?
+
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Point, S.Failure == Never {
+            self.subscriber = subscriber
+        }
+    }
+
+    func testKeyPathMapsAreNamedValueForKeyAndShowTheirKeyPaths() throws {
+        let upstream = KeepingPointPublisher()
+        _ = upstream.map(\.x).sink { _ in }
+        let one = try XCTUnwrap(upstream.subscriber)
+        XCTAssertEqual(String(describing: one), "ValueForKey")
+        XCTAssertEqual(Mirror(reflecting: one).children.map(\.label), ["keyPath"])
+        XCTAssertTrue(Mirror(reflecting: one).children.first?.value as? KeyPath<Point, Int> == \Point.x)
+        _ = upstream.map(\.x, \.y).sink { _ in }
+        let two = try XCTUnwrap(upstream.subscriber)
+        XCTAssertEqual(String(describing: two), "ValueForKeys")
+        XCTAssertEqual(Mirror(reflecting: two).children.map(\.label), ["keyPath0", "keyPath1"])
+        _ = upstream.map(\.x, \.y, \.x).sink { _ in }
+        XCTAssertEqual(Mirror(reflecting: try XCTUnwrap(upstream.subscriber)).children.count, 3)
+    }
+
     func testEncodeIsNotFinishedBeforeItsUpstreamSubscriptionNorWhileSubscribed() throws {
         let upstream = KeepingPublisher()
         let tracking = TrackingSubscriber<Data, any Error>()
