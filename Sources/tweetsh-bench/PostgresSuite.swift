@@ -15,50 +15,45 @@ import TweetStore
 enum PostgresSuite: BenchSuite {
     static let name = "pg"
 
-    /// What the command line asked for.
+    /// What the command line asked for, beside the corpus's size and folder.
     struct Options {
-        var count = 1_000_000
-        var folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweetsh-bench-pg-\(getpid())")
-        var keep = false
+        var corpus: BenchCorpusFolder
         var url: String?
         var clients = 8
         /// Keeps the benchmark's database on the server afterwards, to look at its plans and sizes.
         var keepDatabase = false
     }
 
+    static let usage = "pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database]"
+
     static func run(arguments: [String]) throws -> [Figure] {
-        var options = Options()
+        var url: String?
+        var clients = 8
+        var corpusArguments: [String] = []
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
-            case "--dir":
-                guard let path = rest.popFirst() else { throw usage("--dir needs a folder") }
-                options.folder = URL(fileURLWithPath: path)
-                options.keep = true
             case "--url":
-                guard let url = rest.popFirst() else { throw usage("--url needs a server URL") }
-                options.url = url
-            case "--keep-database":
-                options.keepDatabase = true
+                guard let value = rest.popFirst() else { throw usageError("--url needs a server URL") }
+                url = value
             case "--clients":
-                guard let text = rest.popFirst(), let n = Int(text), n > 0 else { throw usage("--clients needs N > 0") }
-                options.clients = n
-            default:
-                guard let n = Int(argument.replacingOccurrences(of: "_", with: "")), n > 0 else {
-                    throw usage("unknown argument \(argument)")
+                guard let text = rest.popFirst(), let n = Int(text), n > 0 else {
+                    throw usageError("--clients needs N > 0")
                 }
-                options.count = n
+                clients = n
+            default:
+                corpusArguments.append(argument)
             }
         }
-        try FileManager.default.createDirectory(at: options.folder, withIntermediateDirectories: true)
-        defer { if !options.keep { try? FileManager.default.removeItem(at: options.folder) } }
-        let chosen = options
-        return try StoreSuite.blocking { try await measure(chosen) }
+        let corpus = try BenchCorpusFolder(
+            arguments: corpusArguments, suite: name, flags: ["--keep-database"], usage: usage)
+        let options = Options(
+            corpus: corpus, url: url, clients: clients, keepDatabase: corpus.flags.contains("--keep-database"))
+        return try corpus.withFolder { try StoreSuite.blocking { try await measure(options) } }
     }
 
-    private static func usage(_ problem: String) -> StoreSuiteError {
-        StoreSuiteError(
-            message: "\(problem); usage: pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database]")
+    private static func usageError(_ problem: String) -> StoreSuiteError {
+        StoreSuiteError(message: "\(problem); usage: \(usage)")
     }
 
     static func measure(_ options: Options) async throws -> [Figure] {
@@ -66,12 +61,14 @@ enum PostgresSuite: BenchSuite {
         func add(_ id: String, _ value: Double, _ unit: String, _ label: String) {
             figures.append(Figure(suite: name, id: id, value: value, unit: unit, label: label))
         }
-        let corpus = DemoCorpus(seed: 2026, tweetCount: options.count)
-        let jsonl = try BenchCorpusFile.twarc2JSONL(corpus, in: options.folder)
+        let corpus = options.corpus.corpus
+        try options.corpus.writeJSONLIfMissing()
+        let jsonl = options.corpus.jsonl
         let mix = StoreQuery.mix(corpus)
+        let count = options.corpus.count
 
         // SQLite first, in a file of its own beside the JSONL.
-        let database = options.folder.appendingPathComponent("pg-suite-side.sqlite")
+        let database = options.corpus.folder.appendingPathComponent("pg-suite-side.sqlite")
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
@@ -88,7 +85,7 @@ enum PostgresSuite: BenchSuite {
         let sqliteBytes = ["", "-wal"].reduce(0.0) { total, suffix in
             total + fileSize(database.path + suffix)
         }
-        add("sqlite-disk-bytes-per-tweet", sqliteBytes / Double(options.count), "B", "SQLite: database file per tweet")
+        add("sqlite-disk-bytes-per-tweet", sqliteBytes / Double(count), "B", "SQLite: database file per tweet")
 
         // PostgreSQL: a new database on the chosen server.
         let server = try options.url ?? PostgresTestServer.serverURL
@@ -118,7 +115,7 @@ enum PostgresSuite: BenchSuite {
         let vacuum = try PGConnection(conninfo: address)
         try vacuum.execute("VACUUM ANALYZE")
         let pgBytes = Double(try vacuum.scalar("SELECT pg_database_size(current_database())") ?? 0)
-        add("pg-disk-bytes-per-tweet", pgBytes / Double(options.count), "B", "PostgreSQL: database size per tweet")
+        add("pg-disk-bytes-per-tweet", pgBytes / Double(count), "B", "PostgreSQL: database size per tweet")
 
         // One client each: the first page of every query of the mix, ten times after one warm-up.
         for (label, source) in [("sqlite", sqlite as any TweetSource), ("pg", postgres as any TweetSource)] {
@@ -191,22 +188,5 @@ enum PostgresSuite: BenchSuite {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-}
-
-/// The benchmark corpus as a twarc2 JSONL file, written once per folder and size and reused by later runs.
-enum BenchCorpusFile {
-    /// `corpus.jsonl` in `folder` (the store suite's name, so the two suites can share a `--dir`); written from
-    /// `corpus` when absent.
-    static func twarc2JSONL(_ corpus: DemoCorpus, in folder: URL) throws -> URL {
-        let jsonl = folder.appendingPathComponent("corpus.jsonl")
-        guard !FileManager.default.fileExists(atPath: jsonl.path) else { return jsonl }
-        guard FileManager.default.createFile(atPath: jsonl.path, contents: nil) else {
-            throw StoreSuiteError(message: "cannot create \(jsonl.path)")
-        }
-        let handle = try FileHandle(forWritingTo: jsonl)
-        defer { try? handle.close() }
-        try corpus.writeTwarc2JSONL(to: handle)
-        return jsonl
     }
 }
