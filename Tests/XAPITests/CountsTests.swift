@@ -97,7 +97,7 @@ struct CountsTests {
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(ContinuousClock.now - cancelled < .seconds(10))
+        #expect(ContinuousClock.now - cancelled < .seconds(60), "generous against the 600 s wait")
         #expect(harness.stub.requests.count == 2, "no third page after the cancel")
     }
 

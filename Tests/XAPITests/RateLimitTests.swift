@@ -85,7 +85,8 @@ struct RateLimitTests {
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Generous against a 600 s wait, so a loaded machine's scheduling delays cannot fail it.
+        #expect(ContinuousClock.now - started < .seconds(60))
         #expect(harness.waits.all.last?.secondsLeft == 0, "the shell is told the countdown is over")
         #expect(harness.stub.requests.count == 1, "no retry after cancellation")
     }
