@@ -1,9 +1,15 @@
 /// The state of combineLatest and zip over N upstreams, one slot per upstream. Pure: it counts what each slot holds
 /// and says what to do; the values themselves wait, typed, in the storage's `CombiningSlot`s.
 ///
-/// Demand: every downstream request is forwarded to every upstream. zip can then never buffer more than what was
-/// asked for. combineLatest, like Combine's, does not send a combination made while downstream has no demand, and does
-/// not send it later either: the next one comes with the next upstream value (Combine's recorded behaviour).
+/// Demand: every downstream request is forwarded to every upstream. combineLatest, like Combine's, does not send a
+/// combination made while downstream has no demand, and does not send it later either: the next one comes with the
+/// next upstream value (Combine's recorded behaviour).
+///
+/// zip follows Combine's recorded behaviour too: it sends one combination more than downstream asked for (an upstream
+/// that sends beyond its demand gets one surplus combination through); demand that arrives while a value's
+/// combination is being delivered (asked for, or returned by downstream) goes to that value's upstream as its
+/// `receive` answer and to the others as a request; a failing upstream is cancelled along with the others; and the
+/// downstream is kept after a completion or a cancel (the storage lives as long as whoever holds it).
 @usableFromInline
 internal struct CombiningStateMachine<Output, Failure: Error> {
     /// What to do with a value an upstream sent.
@@ -27,6 +33,10 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
     @usableFromInline internal var emptySlots: Int
     /// Everything downstream asked for so far, for an upstream that subscribes late.
     @usableFromInline internal var requested: Subscribers.Demand = .none
+    /// zip: the upstream whose value's combination is being delivered on its call, if any.
+    @usableFromInline internal var sender: Int?
+    /// zip: demand that arrived during that delivery, owed to the sender as its `receive` answer.
+    @usableFromInline internal var senderOwed: Subscribers.Demand = .none
 
     @inlinable
     internal init(count: Int, zip: Bool) {
@@ -35,6 +45,8 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
         finished = Array(repeating: false, count: count)
         counts = Array(repeating: 0, count: count)
         emptySlots = count
+        // Combine's zip sends one combination beyond the demand: it behaves as if asked for one more.
+        if zip { queue.demand = .max(1) }
     }
 
     /// Returns the demand to request (`.none`: nothing yet), or nil to cancel the subscription.
@@ -81,15 +93,43 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
         return ([], .idle)
     }
 
-    /// After a delivery: the next step, and for zip the upstreams to cancel when the values consumed have exhausted
-    /// a finished upstream.
+    /// After a delivery: the next step; for zip, the upstreams to cancel when the values consumed have exhausted a
+    /// finished upstream, and the upstreams to request downstream's returned demand from.
     @inlinable
     internal mutating func delivered(
         extra: Subscribers.Demand
-    ) -> ([any Subscription], DeliveryQueue<Output, Failure>.Step) {
+    ) -> (cancel: [any Subscription], request: [any Subscription], DeliveryQueue<Output, Failure>.Step) {
         let next = queue.delivered(extra: extra)
-        guard case .idle = next, zip, !queue.isClosed, zipExhausted else { return ([], next) }
-        return (cancelAll(), queue.complete(.finished, flush: true))
+        guard zip else { return ([], [], next) }
+        var toRequest: [any Subscription] = []
+        if extra > .none && !queue.isClosed {
+            requested += extra
+            toRequest = forward(extra)
+        }
+        guard case .idle = next, !queue.isClosed, zipExhausted else { return ([], toRequest, next) }
+        return (cancelAll(), toRequest, queue.complete(.finished, flush: true))
+    }
+
+    /// zip: the upstreams a demand goes to as a request. The sender, if a delivery runs on its call, gets it as its
+    /// `receive` answer instead (Combine's zip does this).
+    @inlinable
+    internal mutating func forward(_ demand: Subscribers.Demand) -> [any Subscription] {
+        guard let sender else { return subscriptions.compactMap { $0 } }
+        senderOwed += demand
+        var others: [any Subscription] = []
+        for index in subscriptions.indices where index != sender {
+            if let subscription = subscriptions[index] { others.append(subscription) }
+        }
+        return others
+    }
+
+    /// zip: the sender's delivery is over; what it owes its upstream.
+    @inlinable
+    internal mutating func senderDone() -> Subscribers.Demand {
+        let owed = senderOwed
+        sender = nil
+        senderOwed = .none
+        return owed
     }
 
     @inlinable
@@ -107,7 +147,8 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
         [any Subscription], clear: Bool, DeliveryQueue<Output, Failure>.Step
     ) {
         if queue.closed { return ([], false, .idle) }
-        if let index { subscriptions[index] = nil }
+        // Combine's zip cancels the failing upstream too; combineLatest leaves it alone.
+        if let index, !zip { subscriptions[index] = nil }
         let live = cancelAll()
         counts = Array(repeating: 0, count: counts.count)
         emptySlots = counts.count
@@ -126,7 +167,7 @@ internal struct CombiningStateMachine<Output, Failure: Error> {
     ) -> ([any Subscription]?, DeliveryQueue<Output, Failure>.Step) {
         if queue.isClosed { return (nil, .idle) }
         requested += demand
-        return (subscriptions.compactMap { $0 }, queue.request(demand))
+        return (zip ? forward(demand) : subscriptions.compactMap { $0 }, queue.request(demand))
     }
 }
 
@@ -245,29 +286,37 @@ where Downstream.Input == (repeat each Input) {
     @usableFromInline
     internal var description: String { name }
 
+    /// Delivers until the queue is idle. Run on a zip upstream's call (`sender`), returns the demand owed to it.
     @inlinable
-    internal func run(_ first: Step) {
+    @discardableResult
+    internal func run(_ first: Step, sender: Bool = false) -> Subscribers.Demand {
         var step = first
+        var owed = Subscribers.Demand.none
         while true {
             switch step {
             case .idle:
-                return
+                return owed
             case .complete(let completion):
                 lock.lock()
                 let target = downstream
-                downstream = nil
+                // Combine's zip keeps its downstream; combineLatest lets it go.
+                if !machine.zip { downstream = nil }
                 lock.unlock()
                 target?.receive(completion: completion)
-                return
+                return owed
             case .deliver(let value, _):
                 lock.lock()
                 let target = downstream
                 lock.unlock()
                 let extra = target?.receive(value) ?? .none
                 lock.lock()
-                let (toCancel, next) = machine.delivered(extra: extra)
+                let (toCancel, toRequest, next) = machine.delivered(extra: extra)
+                var deliversMore = false
+                if case .deliver = next { deliversMore = true }
+                if sender && !deliversMore { owed = machine.senderDone() }
                 lock.unlock()
                 for subscription in toCancel { subscription.cancel() }
+                for subscription in toRequest { subscription.request(extra) }
                 step = next
             }
         }
@@ -303,9 +352,10 @@ where Downstream.Input == (repeat each Input) {
         }
         let combined: Downstream.Input = (repeat (each slots).take(consuming: zip))
         let deliverNow = machine.queue.offer(combined, tag: 0)
+        if deliverNow && zip { machine.sender = slot.index }
         lock.unlock()
-        if deliverNow { run(.deliver(combined, tag: 0)) }
-        return .none
+        guard deliverNow else { return .none }
+        return run(.deliver(combined, tag: 0), sender: zip)
     }
 
     @inlinable
@@ -348,7 +398,7 @@ where Downstream.Input == (repeat each Input) {
         lock.lock()
         let (toCancel, clear, _) = machine.fail(nil, nil)
         if clear { clearSlots() }
-        downstream = nil
+        if !machine.zip { downstream = nil }
         lock.unlock()
         for subscription in toCancel { subscription.cancel() }
     }

@@ -4,6 +4,13 @@
 /// Demand: a child is asked for `.unlimited` when downstream demand is unlimited, otherwise for one value at a time,
 /// and only while downstream wants values; a value that arrives without demand waits in the queue (at most one per
 /// one-at-a-time child), and its child is asked again when it has been delivered.
+///
+/// flatMap follows Combine's recorded behaviour where it differs from merge's: it asks upstream for `maxPublishers`
+/// even when that is `.none`; it asks every new child for one value whatever the downstream demand; a value queued only
+/// because another was being delivered is answered at once (as Combine's reentrant delivery does), not asked for again
+/// later; every finish of a child asks upstream for one more (even a second finish of the same child); a child's
+/// failure cancels the other children but not upstream; and values a child sends while that failure is being
+/// delivered still reach downstream.
 @usableFromInline
 internal struct FanInStateMachine<Output, Failure: Error> {
     @usableFromInline typealias Child = FanInChildState
@@ -16,10 +23,15 @@ internal struct FanInStateMachine<Output, Failure: Error> {
     /// and `sealChildren` ran.
     @usableFromInline internal var outerFinished = false
     @usableFromInline internal var maxPublishers: Subscribers.Demand
+    /// flatMap rather than merge: Combine's flatMap differs in the ways the type's comment lists.
+    @usableFromInline internal let isFlatMap: Bool
+    /// flatMap: a failure's cancellations are running; upstream failing again meanwhile traps, as in Combine.
+    @usableFromInline internal var cancellingForFailure = false
 
     @inlinable
-    internal init(maxPublishers: Subscribers.Demand) {
+    internal init(maxPublishers: Subscribers.Demand, isFlatMap: Bool) {
         self.maxPublishers = maxPublishers
+        self.isFlatMap = isFlatMap
     }
 
     /// Reserves a child slot before subscribing to it, so completion accounting sees it.
@@ -41,7 +53,7 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         if queue.demand == .unlimited {
             child.demand = .unlimited
             demand = .unlimited
-        } else if queue.demand > 0 {
+        } else if queue.demand > 0 || isFlatMap {
             child.demand = .one
             demand = .max(1)
         } else {
@@ -51,16 +63,32 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         return demand
     }
 
-    /// A child sent a value: true when the caller must deliver it now.
+    /// What to do with a child's value.
+    @usableFromInline
+    internal enum ChildValue {
+        /// The caller is the deliverer: deliver it now.
+        case deliver
+        /// Queued (or ignored): answer the child with this demand.
+        case answer(Subscribers.Demand)
+    }
+
+    /// A child sent a value.
     @inlinable
-    internal mutating func childValue(_ id: Int, _ value: Output) -> Bool {
-        if queue.offer(value, tag: id) { return true }
-        if !queue.isClosed, var child = children[id], child.demand != .unlimited {
-            child.queued += 1
-            child.demand = .idle
+    internal mutating func childValue(_ id: Int, _ value: Output) -> ChildValue {
+        let nothingAhead = !queue.hasBuffered
+        if queue.offer(value, tag: id) { return .deliver }
+        guard !queue.isClosed, var child = children[id], child.demand != .unlimited else { return .answer(.none) }
+        if isFlatMap && child.demand == .one && queue.demand > 0 && nothingAhead {
+            // Only a delivery in progress held it back (demand left, nothing queued ahead): Combine would have delivered
+            // it reentrantly and answered the child with one more, so answer now and ask for nothing when it goes out.
+            child.answered += 1
             children[id] = child
+            return .answer(.max(1))
         }
-        return false
+        child.queued += 1
+        child.demand = .idle
+        children[id] = child
+        return .answer(.none)
     }
 
     /// After delivering a child's value on the child's own call: the demand to return to that child, and the next step.
@@ -82,6 +110,11 @@ internal struct FanInStateMachine<Output, Failure: Error> {
     ) -> ((any Subscription)?, DeliveryQueue<Output, Failure>.Step) {
         let step = queue.delivered(extra: extra)
         guard var child = children[id] else { return (nil, step) }
+        if child.answered > 0 {
+            child.answered -= 1
+            children[id] = child
+            return (nil, step)
+        }
         if child.queued > 0 { child.queued -= 1 }
         // Combine asks a one-at-a-time child for one more for every queued value it delivers.
         var refill: (any Subscription)?
@@ -96,7 +129,11 @@ internal struct FanInStateMachine<Output, Failure: Error> {
     /// A child finished normally: maybe ask the outer stream for another child, and the next step.
     @inlinable
     internal mutating func childFinished(_ id: Int) -> ((any Subscription)?, DeliveryQueue<Output, Failure>.Step) {
-        guard children.removeValue(forKey: id) else { return (nil, .idle) }
+        guard children.removeValue(forKey: id) else {
+            // Combine's flatMap asks upstream for one more at every finish, even a child's second one.
+            let again = isFlatMap && !queue.isClosed && !outerFinished && maxPublishers != .unlimited
+            return (again ? outer : nil, .idle)
+        }
         if queue.isClosed { return (nil, .idle) }
         if outerFinished {
             if children.isEmpty { return (nil, queue.complete(.finished, flush: true)) }
@@ -114,18 +151,21 @@ internal struct FanInStateMachine<Output, Failure: Error> {
         return queue.complete(.finished, flush: true)
     }
 
-    /// Someone failed, or downstream cancelled: returns every subscription to cancel, and the next step.
+    /// Someone failed (a child: `childFailed`), or downstream cancelled: returns every subscription to cancel, and
+    /// the next step.
     @inlinable
     internal mutating func terminate(
-        _ failure: Failure?
+        _ failure: Failure?, childFailed: Bool = false
     ) -> ([any Subscription], DeliveryQueue<Output, Failure>.Step) {
         if queue.closed { return ([], .idle) }
-        // Children first, then upstream: the order Combine's flatMap cancels in.
+        // Children first, then upstream: the order Combine's flatMap cancels in. A child's failure leaves upstream
+        // alone in Combine's flatMap.
         var toCancel: [any Subscription] = []
         for child in children.values {
             if let subscription = child.subscription { toCancel.append(subscription) }
         }
-        if let outer { toCancel.append(outer) }
+        if let outer, !(isFlatMap && childFailed) { toCancel.append(outer) }
+        if isFlatMap && failure != nil { cancellingForFailure = true }
         outer = nil
         outerFinished = true
         children = ChildTable()
@@ -177,12 +217,16 @@ internal struct FanInChildState {
     @usableFromInline var subscription: (any Subscription)?
     @usableFromInline var demand: FanInChildDemand = .idle
     @usableFromInline var queued = 0
+    /// flatMap: queued values already answered with one more demand (see `childValue`).
+    @usableFromInline var answered = 0
     @inlinable init() {}
 }
 
 /// The storage behind flatMap and merge: the state machine behind a lock, and the downstream it serializes calls to.
 @usableFromInline
-internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline typealias Machine = FanInStateMachine<Downstream.Input, Downstream.Failure>
     @usableFromInline typealias Step = DeliveryQueue<Downstream.Input, Downstream.Failure>.Step
 
@@ -190,17 +234,27 @@ internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomS
     // Only touched under `lock`, so the runtime's exclusivity checks would be pure cost.
     @usableFromInline @exclusivity(unchecked) internal var machine: Machine
     @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
+    /// flatMap: the downstream while a child's failure is being delivered, for the values sent meanwhile.
+    @usableFromInline @exclusivity(unchecked) internal var failingDownstream: Downstream?
     @usableFromInline internal let name: String
 
     @inlinable
-    internal init(downstream: Downstream, maxPublishers: Subscribers.Demand, name: String) {
+    internal init(downstream: Downstream, maxPublishers: Subscribers.Demand, name: String, isFlatMap: Bool = false) {
         self.downstream = downstream
         self.name = name
-        machine = Machine(maxPublishers: maxPublishers)
+        machine = Machine(maxPublishers: maxPublishers, isFlatMap: isFlatMap)
     }
 
     @usableFromInline
     internal var description: String { name }
+
+    /// No children, as in Combine's flatMap.
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// The operator's name.
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
 
     /// Runs steps until the queue is idle; the caller has already left the lock.
     @inlinable
@@ -214,8 +268,18 @@ internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomS
                 lock.lock()
                 let target = downstream
                 downstream = nil
+                var failing = false
+                if machine.isFlatMap, case .failure = completion {
+                    failingDownstream = target
+                    failing = true
+                }
                 lock.unlock()
                 target?.receive(completion: completion)
+                if failing {
+                    lock.lock()
+                    failingDownstream = nil
+                    lock.unlock()
+                }
                 return
             case .deliver(let value, let tag):
                 lock.lock()
@@ -257,9 +321,12 @@ internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomS
     @inlinable
     internal func childValue(_ id: Int, _ value: Downstream.Input) -> Subscribers.Demand {
         lock.lock()
-        guard machine.childValue(id, value) else {
+        if case .answer(let demand) = machine.childValue(id, value) {
+            // flatMap, as Combine: a value sent while a failure is being delivered still reaches downstream.
+            let late = failingDownstream
             lock.unlock()
-            return .none
+            if let late { _ = late.receive(value) }
+            return demand
         }
         let target = downstream
         lock.unlock()
@@ -285,7 +352,7 @@ internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomS
             lock.lock()
             machine.children.removeValue(forKey: id)
             lock.unlock()
-            terminate(error)
+            terminate(error, childFailed: true)
         }
     }
 
@@ -301,7 +368,8 @@ internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomS
         machine.outer = subscription
         let demand = machine.maxPublishers
         lock.unlock()
-        if demand != .none { subscription.request(demand) }
+        // Even `.none`: Combine's flatMap forwards it.
+        subscription.request(demand)
     }
 
     /// merge: every upstream has been subscribed, so the merge may finish once they all have.
@@ -323,19 +391,27 @@ internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomS
             run(step)
         case .failure(let error):
             lock.lock()
+            let reentered = machine.cancellingForFailure
             machine.outer = nil
             lock.unlock()
+            precondition(!reentered, "flatMap: upstream failed while a failure's cancellations were running")
             terminate(error)
         }
     }
 
     @inlinable
-    internal func terminate(_ failure: Downstream.Failure?) {
+    internal func terminate(_ failure: Downstream.Failure?, childFailed: Bool = false) {
         lock.lock()
-        let (toCancel, step) = machine.terminate(failure)
+        let (toCancel, step) = machine.terminate(failure, childFailed: childFailed)
         if failure == nil { downstream = nil }
+        let flatMapFailure = machine.isFlatMap && failure != nil
         lock.unlock()
         for subscription in toCancel { subscription.cancel() }
+        if flatMapFailure {
+            lock.lock()
+            machine.cancellingForFailure = false
+            lock.unlock()
+        }
         run(step)
     }
 
@@ -357,7 +433,9 @@ internal final class FanInStorage<Downstream: Subscriber>: Subscription, CustomS
 
 /// The subscriber attached to each child publisher; a value type, so subscribing a child costs no allocation here.
 @usableFromInline
-internal struct FanInChild<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+internal struct FanInChild<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -373,6 +451,14 @@ internal struct FanInChild<Downstream: Subscriber>: Subscriber, CustomStringConv
 
     @usableFromInline
     internal var description: String { storage.name }
+
+    /// The operator's subscription, by its identifier, as in Combine's flatMap.
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: ["parentSubscription": storage.combineIdentifier]) }
+
+    /// The operator's name.
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
 
     @inlinable
     internal func receive(subscription: any Subscription) {

@@ -121,19 +121,3 @@ extension ConcatenateSuffixInput: CustomReflectable, CustomPlaygroundDisplayConv
     /// The operator's name.
     internal var playgroundDescription: Any { description }
 }
-
-extension UntilOutputStorage: CustomReflectable, CustomPlaygroundDisplayConvertible {
-    /// No children, as in Combine's drop(untilOutputFrom:).
-    @usableFromInline internal var customMirror: Mirror { Mirror(self, children: []) }
-
-    /// The operator's name.
-    @usableFromInline internal var playgroundDescription: Any { description }
-}
-
-extension UntilOutputUpstream: CustomReflectable, CustomPlaygroundDisplayConvertible {
-    /// No children, as in Combine's drop(untilOutputFrom:).
-    @usableFromInline internal var customMirror: Mirror { Mirror(self, children: []) }
-
-    /// The operator's name.
-    @usableFromInline internal var playgroundDescription: Any { description }
-}

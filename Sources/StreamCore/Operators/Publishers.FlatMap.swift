@@ -41,7 +41,8 @@ extension Publishers {
         /// Subscribes to upstream; each element's publisher is subscribed as it arrives.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = FanInStorage(downstream: subscriber, maxPublishers: maxPublishers, name: "FlatMap")
+            let storage = FanInStorage(
+                downstream: subscriber, maxPublishers: maxPublishers, name: "FlatMap", isFlatMap: true)
             subscriber.receive(subscription: storage)
             upstream.subscribe(FlatMapOuter(storage: storage, transform: transform))
         }
@@ -49,15 +50,15 @@ extension Publishers {
 }
 
 /// flatMap's subscriber to the upstream: turns each element into an inner publisher and subscribes the storage to it.
+/// It shares the subscription's identifier (Combine's flatMap is one object there), which the children's mirrors name.
 @usableFromInline
 internal struct FlatMapOuter<Input, Downstream: Subscriber, NewPublisher: Publisher>: Subscriber,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline internal let storage: FanInStorage<Downstream>
     @usableFromInline internal let transform: (Input) -> NewPublisher
-    @usableFromInline internal let combineIdentifier = CombineIdentifier()
 
     @inlinable
     internal init(storage: FanInStorage<Downstream>, transform: @escaping (Input) -> NewPublisher) {
@@ -65,8 +66,19 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
         self.transform = transform
     }
 
+    @inlinable
+    internal var combineIdentifier: CombineIdentifier { storage.combineIdentifier }
+
     @usableFromInline
     internal var description: String { "FlatMap" }
+
+    /// No children, as in Combine.
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// "FlatMap".
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
 
     @inlinable
     internal func receive(subscription: any Subscription) {

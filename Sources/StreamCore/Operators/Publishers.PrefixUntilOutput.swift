@@ -1,7 +1,9 @@
 extension Publisher {
     /// Republishes elements until another publisher emits an element, then finishes.
     ///
-    /// The trigger is asked for one element; if it finishes or fails without one, this publisher carries on.
+    /// The trigger is asked for one element; if it finishes or fails without one, this publisher carries on. As in
+    /// Combine, the subscription reaches downstream only with upstream's (a trigger that fires first finishes
+    /// downstream without one), and the trigger's subscription is let go, not cancelled, after its element.
     @inlinable
     public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
         Publishers.PrefixUntilOutput(upstream: self, other: publisher)
@@ -28,13 +30,19 @@ extension Publishers {
             self.other = other
         }
 
-        /// Subscribes to the trigger first, then to upstream.
+        /// Subscribes to the trigger first, then to upstream; the subscription goes downstream with upstream's.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = UntilOutputStorage(downstream: subscriber, dropping: false, name: "PrefixUntilOutput")
-            subscriber.receive(subscription: storage)
-            other.subscribe(UntilOutputTrigger<S, Other.Output, Other.Failure>(storage: storage) { _ in nil })
-            upstream.subscribe(UntilOutputUpstream(storage: storage))
+            let inner = UntilOutputInner<S, PrefixUntilOutputPolicy>(downstream: subscriber)
+            other.subscribe(UntilOutputTrigger<S, PrefixUntilOutputPolicy, Other.Output, Other.Failure>(inner: inner))
+            upstream.subscribe(inner)
         }
     }
+}
+
+/// prefix(untilOutputFrom:)'s policy: the trigger's first element ends the stream. Its subscription has no custom
+/// description or mirror, as in Combine (a description shows its type, which names this policy).
+@usableFromInline
+internal enum PrefixUntilOutputPolicy: UntilOutputPolicy {
+    @inlinable internal static var opensOnTrigger: Bool { false }
 }

@@ -1,6 +1,9 @@
 extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// Republishes elements from the most recent inner publisher: a new inner publisher cancels the previous one.
     /// Finishes when upstream and the latest inner publisher have both finished; fails at the first failure of either.
+    ///
+    /// An inner publisher that sends beyond the downstream's demand, or completes before sending its subscription,
+    /// traps, as in Combine.
     @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
@@ -53,18 +56,24 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Subscribes to upstream with unlimited demand; downstream demand goes to the current inner publisher.
+        /// Subscribes to upstream with unlimited demand; downstream demand goes to the current inner publisher. As in
+        /// Combine, one object is both the subscription downstream holds and the subscriber upstream sees.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let storage = SwitchToLatestStorage<S, P>(downstream: subscriber)
             subscriber.receive(subscription: storage)
-            upstream.subscribe(SwitchToLatestOuter(storage: storage))
+            upstream.subscribe(storage)
         }
     }
 }
 
 /// switchToLatest's state. Inner publishers are numbered; only the latest one's events count, so a cancelled inner
 /// publisher that still races a value in is ignored.
+///
+/// Combine's recorded quirks are kept: upstream's failure cancels the inner subscription and reaches downstream, but
+/// closes nothing (the latest inner publisher's values still pass, its completion is ignored), and upstream's
+/// completions reach downstream each time they arrive while no inner publisher is live. Only a cancel, the latest
+/// inner publisher's failure, and its finish after upstream's close the stream.
 @usableFromInline
 internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
     @usableFromInline internal var queue = DeliveryQueue<Output, Failure>()
@@ -75,6 +84,10 @@ internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
     // through value witnesses, which showed per element in the profile.
     @usableFromInline internal var currentInner: any Subscription = Subscriptions.empty
     @usableFromInline internal var hasInner = false
+    /// The latest inner publisher was subscribed to and has not completed.
+    @usableFromInline internal var innerActive = false
+    /// Upstream failed: the latest inner publisher's completion no longer counts.
+    @usableFromInline internal var innerCompletionIgnored = false
 
     /// The current inner subscription, for the paths that don't run per element.
     @inlinable
@@ -90,15 +103,21 @@ internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
             }
         }
     }
-    @usableFromInline internal var innerActive = false
 
     @inlinable internal init() {}
 
-    /// Upstream sent a new inner publisher: its number (-1: the stream is over), and the previous inner subscription
+    @inlinable
+    internal mutating func outerSubscribed(_ subscription: any Subscription) -> Bool {
+        guard outer == nil, !outerFinished, !queue.isClosed else { return false }
+        outer = subscription
+        return true
+    }
+
+    /// Upstream sent a new inner publisher: its number (-1: upstream is over), and the previous inner subscription
     /// to cancel when the flag says there is one.
     @inlinable
     internal mutating func newInner() -> (Int, any Subscription, Bool) {
-        if queue.isClosed { return (-1, currentInner, false) }
+        if queue.isClosed || outerFinished { return (-1, currentInner, false) }
         latestID += 1
         let previous = currentInner
         let hadPrevious = hasInner
@@ -110,19 +129,41 @@ internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
         return (latestID, previous, hadPrevious)
     }
 
-    /// Returns the demand to request from the inner subscription (`.none` for nothing), or nil to cancel it.
-    @inlinable
-    internal mutating func innerSubscribed(_ id: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
-        guard id == latestID, !hasInner, innerActive, !queue.isClosed else { return nil }
-        currentInner = subscription
-        hasInner = true
-        return queue.demand
+    /// What to do with an inner subscription.
+    @usableFromInline
+    internal enum InnerSubscribed {
+        case request(Subscribers.Demand)
+        case cancel
+        /// The latest inner publisher already finished: Combine neither keeps nor cancels a late subscription.
+        case ignore
     }
 
     @inlinable
-    internal mutating func innerValue(_ id: Int, _ value: Output) -> Bool {
-        guard id == latestID else { return false }
-        return queue.offer(value, tag: id)
+    internal mutating func innerSubscribed(_ id: Int, _ subscription: any Subscription) -> InnerSubscribed {
+        if queue.isClosed { return .cancel }
+        if id == latestID && !innerActive { return .ignore }
+        guard id == latestID, !hasInner else { return .cancel }
+        currentInner = subscription
+        hasInner = true
+        return .request(queue.demand)
+    }
+
+    /// What to do with an inner value.
+    @usableFromInline
+    internal enum InnerValue {
+        case ignore
+        /// Queued behind a delivery in progress.
+        case queued
+        case deliver
+        /// A value no demand allowed for, which Combine traps on.
+        case beyondDemand
+    }
+
+    @inlinable
+    internal mutating func innerValue(_ id: Int, _ value: Output) -> InnerValue {
+        guard id == latestID, !queue.isClosed else { return .ignore }
+        if queue.demand == .none { return .beyondDemand }
+        return queue.offer(value, tag: id) ? .deliver : .queued
     }
 
     /// After a delivery: whether downstream's extra demand goes to the current inner subscription, and the next step.
@@ -134,58 +175,97 @@ internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
         return (extra > 0 && id == latestID, step)
     }
 
+    /// The inner publisher `id` completed before it sent its subscription: Combine traps on that.
+    @inlinable
+    internal func completesBeforeSubscription(_ id: Int) -> Bool {
+        id == latestID && innerActive && !hasInner && !innerCompletionIgnored && !queue.isClosed
+    }
+
     @inlinable
     internal mutating func innerFinished(_ id: Int) -> DeliveryQueue<Output, Failure>.Step {
-        guard id == latestID, innerActive else { return .idle }
+        guard id == latestID, innerActive, !innerCompletionIgnored, !queue.isClosed else { return .idle }
         innerActive = false
-        if hasInner {
-            currentInner = Subscriptions.empty
-            hasInner = false
-        }
+        inner = nil
         if outerFinished { return queue.complete(.finished, flush: true) }
         return .idle
     }
 
+    /// The latest inner publisher failed: upstream's subscription to cancel, and the next step.
     @inlinable
-    internal mutating func outerFinishedNormally() -> DeliveryQueue<Output, Failure>.Step {
+    internal mutating func innerFailed(
+        _ id: Int, _ failure: Failure
+    ) -> ((any Subscription)?, DeliveryQueue<Output, Failure>.Step) {
+        guard id == latestID, innerActive, !innerCompletionIgnored, !queue.isClosed else { return (nil, .idle) }
+        innerActive = false
+        inner = nil
         outerFinished = true
+        let pendingOuter = outer
         outer = nil
-        if innerActive { return .idle }
-        return queue.complete(.finished, flush: true)
+        return (pendingOuter, queue.complete(.failure(failure), flush: false))
     }
 
-    /// A failure (from upstream or the latest inner publisher) or a cancel: what to cancel, and the next step.
+    /// What upstream's completion does.
+    @usableFromInline
+    internal enum OuterCompleted {
+        case ignore
+        /// Hand this completion downstream without closing the stream (Combine's behaviour).
+        case send(Subscribers.Completion<Failure>)
+        /// Run this step (a completion that waited for values in flight closes the stream).
+        case step(DeliveryQueue<Output, Failure>.Step)
+    }
+
+    /// Upstream completed: the inner subscription to cancel (on a failure), and what to do.
     @inlinable
-    internal mutating func terminate(
-        _ failure: Failure?
-    ) -> ((any Subscription)?, (any Subscription)?, DeliveryQueue<Output, Failure>.Step) {
-        if queue.closed { return (nil, nil, .idle) }
-        let cancelled = (outer, inner)
+    internal mutating func outerCompleted(
+        _ completion: Subscribers.Completion<Failure>
+    ) -> ((any Subscription)?, OuterCompleted) {
+        if queue.isClosed { return (nil, .ignore) }
+        outerFinished = true
+        outer = nil
+        var toCancel: (any Subscription)?
+        if case .failure = completion {
+            toCancel = inner
+            inner = nil
+            innerCompletionIgnored = true
+        } else if innerActive && !innerCompletionIgnored {
+            return (nil, .ignore)
+        }
+        // Serialized with the values: while one is being delivered, the completion waits for it, and closes.
+        if queue.delivering || queue.hasBuffered {
+            return (toCancel, .step(queue.complete(completion, flush: true)))
+        }
+        return (toCancel, .send(completion))
+    }
+
+    /// Downstream cancelled: what to cancel (the inner subscription first, as Combine does).
+    @inlinable
+    internal mutating func cancel() -> ((any Subscription)?, (any Subscription)?)? {
+        if queue.closed { return nil }
+        let cancelled = (inner, outer)
         outer = nil
         inner = nil
         innerActive = false
         outerFinished = true
-        latestID += 1
-        if let failure {
-            if queue.pendingCompletion != nil { return (cancelled.0, cancelled.1, .idle) }
-            return (cancelled.0, cancelled.1, queue.complete(.failure(failure), flush: false))
-        }
         queue.cancel()
-        return (cancelled.0, cancelled.1, .idle)
+        return cancelled
     }
 }
 
+/// switchToLatest's subscription, and its subscriber to upstream (one object, as in Combine). As in Combine, it keeps
+/// its downstream for its whole life.
 @usableFromInline
-internal final class SwitchToLatestStorage<Downstream: Subscriber, Inner: Publisher>: Subscription,
+internal final class SwitchToLatestStorage<Downstream: Subscriber, Inner: Publisher>: Subscriber, Subscription,
     CustomStringConvertible
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
+    @usableFromInline typealias Input = Inner
+    @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline typealias Machine = SwitchToLatestStateMachine<Downstream.Input, Downstream.Failure>
     @usableFromInline typealias Step = DeliveryQueue<Downstream.Input, Downstream.Failure>.Step
 
     @usableFromInline internal let lock = Lock()
     // Only touched under `lock`, so the runtime's exclusivity checks would be pure cost.
     @usableFromInline @exclusivity(unchecked) internal var machine = Machine()
-    @usableFromInline @exclusivity(unchecked) internal var downstream: Downstream?
+    @usableFromInline internal let downstream: Downstream
 
     @inlinable
     internal init(downstream: Downstream) {
@@ -203,17 +283,10 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
             case .idle:
                 return
             case .complete(let completion):
-                lock.lock()
-                let target = downstream
-                downstream = nil
-                lock.unlock()
-                target?.receive(completion: completion)
+                downstream.receive(completion: completion)
                 return
             case .deliver(let value, let tag):
-                lock.lock()
-                let target = downstream
-                lock.unlock()
-                let extra = target?.receive(value) ?? .none
+                let extra = downstream.receive(value)
                 lock.lock()
                 let (forward, next) = machine.delivered(tag, extra: extra)
                 let inner: (any Subscription)? = forward && machine.hasInner ? machine.currentInner : nil
@@ -225,66 +298,73 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     }
 
     @inlinable
-    internal func outerSubscribed(_ subscription: any Subscription) {
+    internal func receive(subscription: any Subscription) {
         lock.lock()
-        guard machine.outer == nil, !machine.outerFinished, !machine.queue.isClosed else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        machine.outer = subscription
+        let accepted = machine.outerSubscribed(subscription)
         lock.unlock()
-        subscription.request(.unlimited)
+        if accepted {
+            subscription.request(.unlimited)
+        } else {
+            subscription.cancel()
+        }
     }
 
     @inlinable
-    internal func outerValue(_ publisher: Inner) {
+    internal func receive(_ input: Inner) -> Subscribers.Demand {
         lock.lock()
         let (id, previous, hadPrevious) = machine.newInner()
         lock.unlock()
-        if id < 0 { return }
+        if id < 0 { return .none }
         if hadPrevious { previous.cancel() }
-        publisher.subscribe(SwitchToLatestInner(storage: self, id: id))
+        input.subscribe(SwitchToLatestInner(storage: self, id: id))
+        return .none
     }
 
     @inlinable
-    internal func outerCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        switch completion {
-        case .finished:
-            lock.lock()
-            let step = machine.outerFinishedNormally()
-            lock.unlock()
+    internal func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.lock()
+        let (inner, action) = machine.outerCompleted(completion)
+        lock.unlock()
+        inner?.cancel()
+        switch action {
+        case .ignore:
+            return
+        case .send(let completion):
+            downstream.receive(completion: completion)
+        case .step(let step):
             run(step)
-        case .failure(let error):
-            lock.lock()
-            machine.outer = nil
-            lock.unlock()
-            terminate(error)
         }
     }
 
     @inlinable
     internal func innerSubscribed(_ id: Int, _ subscription: any Subscription) {
         lock.lock()
-        let demand = machine.innerSubscribed(id, subscription)
+        let action = machine.innerSubscribed(id, subscription)
         lock.unlock()
-        guard let demand else {
+        switch action {
+        case .request(let demand):
+            if demand != .none { subscription.request(demand) }
+        case .cancel:
             subscription.cancel()
+        case .ignore:
             return
         }
-        if demand != .none { subscription.request(demand) }
     }
 
     @inlinable
     internal func innerValue(_ id: Int, _ value: Downstream.Input) -> Subscribers.Demand {
         lock.lock()
-        guard machine.innerValue(id, value) else {
+        switch machine.innerValue(id, value) {
+        case .ignore, .queued:
             lock.unlock()
             return .none
+        case .beyondDemand:
+            lock.unlock()
+            preconditionFailure("switchToLatest received a value beyond the demand from an inner publisher")
+        case .deliver:
+            lock.unlock()
         }
-        let target = downstream
-        lock.unlock()
-        let extra = target?.receive(value) ?? .none
+        let extra = downstream.receive(value)
         lock.lock()
         let (forward, next) = machine.delivered(id, extra: extra)
         lock.unlock()
@@ -294,31 +374,22 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
     @inlinable
     internal func innerCompleted(_ id: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.lock()
+        if machine.completesBeforeSubscription(id) {
+            lock.unlock()
+            preconditionFailure("switchToLatest: an inner publisher completed before sending its subscription")
+        }
         switch completion {
         case .finished:
-            lock.lock()
             let step = machine.innerFinished(id)
             lock.unlock()
             run(step)
         case .failure(let error):
-            lock.lock()
-            let isLatest = id == machine.latestID
-            if isLatest { machine.inner = nil }
+            let (outer, step) = machine.innerFailed(id, error)
             lock.unlock()
-            if isLatest { terminate(error) }
+            outer?.cancel()
+            run(step)
         }
-    }
-
-    @inlinable
-    internal func terminate(_ failure: Downstream.Failure?) {
-        lock.lock()
-        let (outer, inner, step) = machine.terminate(failure)
-        if failure == nil { downstream = nil }
-        lock.unlock()
-        // Inner first, then upstream: the order Combine's switchToLatest cancels in.
-        inner?.cancel()
-        outer?.cancel()
-        run(step)
     }
 
     @inlinable
@@ -334,46 +405,26 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
     @inlinable
     internal func cancel() {
-        terminate(nil)
+        lock.lock()
+        let cancelled = machine.cancel()
+        lock.unlock()
+        // Inner first, then upstream: the order Combine's switchToLatest cancels in.
+        cancelled?.0?.cancel()
+        cancelled?.1?.cancel()
     }
 }
 
-@usableFromInline
-internal struct SwitchToLatestOuter<Downstream: Subscriber, Inner: Publisher>: Subscriber, CustomStringConvertible
-where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
-    @usableFromInline typealias Input = Inner
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline internal let storage: SwitchToLatestStorage<Downstream, Inner>
-    @usableFromInline internal let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    internal init(storage: SwitchToLatestStorage<Downstream, Inner>) {
-        self.storage = storage
-    }
-
-    @usableFromInline
-    internal var description: String { "SwitchToLatest" }
-
-    @inlinable
-    internal func receive(subscription: any Subscription) {
-        storage.outerSubscribed(subscription)
-    }
-
-    @inlinable
-    internal func receive(_ input: Inner) -> Subscribers.Demand {
-        storage.outerValue(input)
-        return .none
-    }
-
-    @inlinable
-    internal func receive(completion: Subscribers.Completion<Failure>) {
-        storage.outerCompleted(completion)
-    }
+extension SwitchToLatestStorage: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children.
+    @usableFromInline internal var customMirror: Mirror { Mirror(self, children: []) }
+    /// "SwitchToLatest".
+    @usableFromInline internal var playgroundDescription: Any { description }
 }
 
+/// The subscriber to one inner publisher: its own identifier, and a mirror naming the operator's subscription.
 @usableFromInline
-internal struct SwitchToLatestInner<Downstream: Subscriber, Inner: Publisher>: Subscriber, CustomStringConvertible
+internal struct SwitchToLatestInner<Downstream: Subscriber, Inner: Publisher>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
@@ -390,6 +441,14 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
     @usableFromInline
     internal var description: String { "SwitchToLatest" }
+
+    /// The operator's subscription, by its identifier, as in Combine.
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: ["parentSubscription": storage.combineIdentifier]) }
+
+    /// "SwitchToLatest".
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
 
     @inlinable
     internal func receive(subscription: any Subscription) {
