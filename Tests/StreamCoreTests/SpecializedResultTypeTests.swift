@@ -6,6 +6,31 @@ import XCTest
 final class SpecializedResultTypeTests: XCTestCase {
     private struct Boom: Error, Equatable {}
 
+    func testPredicateOperatorsKeepOrDropTheOneValueAlike() {
+        let isSmall: (Int) -> Bool = { $0 < 5 }
+        for value in [3, 7] {
+            let expected: Int? = isSmall(value) ? value : nil
+            XCTAssertEqual(Just(value).first(where: isSmall).output, expected)
+            XCTAssertEqual(Just(value).last(where: isSmall).output, expected)
+            XCTAssertEqual(Just(value).prefix(while: isSmall).output, expected)
+            XCTAssertEqual(Just(value).drop(while: isSmall).output, isSmall(value) ? nil : value)
+            let optional = Optional(value).publisher
+            XCTAssertEqual(optional.filter(isSmall).output, expected)
+            XCTAssertEqual(optional.prefix(while: isSmall).output, expected)
+            XCTAssertEqual(optional.drop(while: isSmall).output, isSmall(value) ? nil : value)
+        }
+        XCTAssertNil(Optional<Int>.none.publisher.first(where: { _ in true }).output)
+        var compared: [[Int]] = []
+        let maximum = Result<Int, Never>.Publisher(8).tryMax { lhs, rhs in
+            compared.append([lhs, rhs])
+            return false
+        }
+        XCTAssertEqual(try maximum.result.get(), 8)
+        XCTAssertEqual(compared, [[8, 8]], "the throwing form compares the value with itself")
+        let failing: Result<Int, any Error>.Publisher = Just(2).tryRemoveDuplicates { _, _ in throw Boom() }
+        XCTAssertThrowsError(try failing.result.get())
+    }
+
     func testJustOperatorsStayJustOrBecomeTheSimplestPublisher() {
         let mapped: Just<String> = Just(42).map { "\($0)" }
         XCTAssertEqual(mapped.output, "42")

@@ -107,6 +107,21 @@ final class SubscriptionMirrorTests: XCTestCase {
         XCTAssertEqual(tracking.values, [7])
     }
 
+    func testFutureSubscriptionKeepsItsParentWhenDemandDeliversAResultItAlreadyHeld() {
+        var promise: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { promise = $0 }
+        let tracking = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        future.subscribe(tracking)
+        promise?(.success(3))
+        XCTAssertEqual(tracking.values, [])
+        tracking.request(.max(1))
+        XCTAssertEqual(tracking.values, [3])
+        XCTAssertTrue(tracking.isFinished)
+        let after = children(of: tracking.subscription!)
+        XCTAssertTrue(after[0].contains("Future<"), "\(after)")
+        XCTAssertEqual(after[1], "downstream=nil")
+    }
+
     func testSequenceSubscriptionIsNamedAfterItsSequenceWhilePlaying() {
         let tracking = TrackingSubscriber<Int, Never>(initialDemand: nil)
         (1...3).publisher.subscribe(tracking)

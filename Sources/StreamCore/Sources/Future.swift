@@ -69,7 +69,8 @@ private class FutureConduitBase<Output, Failure: Error> {
 }
 
 /// One subscriber's subscription: delivers once both the result and demand are there, then forgets the subscriber
-/// and the future (after the delivery, so that the subscriber still sees its parent while it is told, as in Combine).
+/// and, when the result is what completed the wait, the future (after the delivery, so that the subscriber still sees
+/// its parent while it is told), as in Combine.
 private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible
 {
@@ -103,7 +104,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
             return
         }
         self.result = result
-        deliverIfReady()
+        deliverIfReady(forgettingFuture: true)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -114,12 +115,13 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
             return
         }
         hasDemand = true
-        deliverIfReady()
+        // Combine's subscription still shows its future after delivering a result it already held when asked.
+        deliverIfReady(forgettingFuture: false)
     }
 
     /// With the lock held: delivers a value when there is demand, or a failure regardless of demand, then unlocks.
     /// The result is taken first, so a request or cancel made from inside the delivery finds nothing more to do.
-    private func deliverIfReady() {
+    private func deliverIfReady(forgettingFuture: Bool) {
         guard let result, let downstream, !delivering else {
             lock.unlock()
             return
@@ -139,9 +141,10 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
             downstream.receive(completion: .failure(error))
         }
         lock.lock()
-        let future = end()
+        let future = forgettingFuture ? end() : nil
+        self.downstream = nil
         lock.unlock()
-        withExtendedLifetime(future) {}
+        withExtendedLifetime((future, downstream)) {}
     }
 
     /// With the lock held: forgets the subscriber, the result and the future; returns the future to release later.

@@ -40,7 +40,7 @@ extension Just {
     /// Whether the one value satisfies `predicate`, or the error it throws.
     @inlinable
     public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
-        Result<Bool, any Error>.Publisher(Result { try predicate(output) })
+        SingleValue.attempt { try predicate(output) }
     }
 
     /// Whether the one value satisfies `predicate`.
@@ -52,7 +52,7 @@ extension Just {
     /// Whether the one value satisfies `predicate`, or the error it throws.
     @inlinable
     public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
-        Result<Bool, any Error>.Publisher(Result { try predicate(output) })
+        SingleValue.attempt { try predicate(output) }
     }
 
     /// The one value in an array.
@@ -119,7 +119,7 @@ extension Just {
     /// The value, unless `predicate` drops it.
     @inlinable
     public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? nil : output)
+        Optional<Output>.Publisher(SingleValue.kept(output, unlessDroppedBy: predicate))
     }
 
     /// The one value is the first.
@@ -131,7 +131,7 @@ extension Just {
     /// The value, if it satisfies `predicate`.
     @inlinable
     public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? output : nil)
+        Optional<Output>.Publisher(SingleValue.kept(output, where: predicate))
     }
 
     /// The one value is the last.
@@ -143,13 +143,13 @@ extension Just {
     /// The value, if it satisfies `predicate`.
     @inlinable
     public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? output : nil)
+        Optional<Output>.Publisher(SingleValue.kept(output, where: predicate))
     }
 
     /// The value, if it satisfies `isIncluded`.
     @inlinable
     public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(isIncluded(output) ? output : nil)
+        Optional<Output>.Publisher(SingleValue.kept(output, where: isIncluded))
     }
 
     /// Finishes at once without the value.
@@ -167,7 +167,7 @@ extension Just {
     /// The transformed value, or the error the transform throws.
     @inlinable
     public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
-        Result<T, any Error>.Publisher(Result { try transform(output) })
+        SingleValue.attempt { try transform(output) }
     }
 
     /// The transformed value, if the transform gives one.
@@ -212,7 +212,7 @@ extension Just {
     /// The value, if it satisfies `predicate`.
     @inlinable
     public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? output : nil)
+        Optional<Output>.Publisher(SingleValue.kept(output, where: predicate))
     }
 
     /// `nextPartialResult` applied once, to `initialResult` and the value.
@@ -226,7 +226,7 @@ extension Just {
     public func tryReduce<T>(
         _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
     ) -> Result<T, any Error>.Publisher {
-        Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+        SingleValue.attempt { try nextPartialResult(initialResult, output) }
     }
 
     /// `nextPartialResult` applied once, to `initialResult` and the value.
@@ -240,7 +240,7 @@ extension Just {
     public func tryScan<T>(
         _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
     ) -> Result<T, any Error>.Publisher {
-        Result<T, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+        SingleValue.attempt { try nextPartialResult(initialResult, output) }
     }
 
     /// A single value has no duplicates; `predicate` is not called.
@@ -254,11 +254,7 @@ extension Just {
     public func tryRemoveDuplicates(
         by predicate: (Output, Output) throws -> Bool
     ) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(
-            Result {
-                _ = try predicate(output, output)
-                return output
-            })
+        SingleValue.attempt { try SingleValue.comparedWithItself(output, by: predicate) }
     }
 
     /// Just never fails, so there is nothing to replace.

@@ -82,7 +82,7 @@ extension Optional.Publisher {
     /// The value, unless `predicate` drops it.
     @inlinable
     public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(output.flatMap { predicate($0) ? nil : $0 })
+        Optional<Output>.Publisher(SingleValue.kept(output, unlessDroppedBy: predicate))
     }
 
     /// The value, if any, is the first.
@@ -94,7 +94,7 @@ extension Optional.Publisher {
     /// The value, if it satisfies `predicate`.
     @inlinable
     public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
+        Optional<Output>.Publisher(SingleValue.kept(output, where: predicate))
     }
 
     /// The value, if any, is the last.
@@ -106,13 +106,13 @@ extension Optional.Publisher {
     /// The value, if it satisfies `predicate`.
     @inlinable
     public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
+        Optional<Output>.Publisher(SingleValue.kept(output, where: predicate))
     }
 
     /// The value, if it satisfies `isIncluded`.
     @inlinable
     public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(output.flatMap { isIncluded($0) ? $0 : nil })
+        Optional<Output>.Publisher(SingleValue.kept(output, where: isIncluded))
     }
 
     /// Finishes at once without the value.
@@ -154,7 +154,7 @@ extension Optional.Publisher {
     /// The value, if it satisfies `predicate`.
     @inlinable
     public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
+        Optional<Output>.Publisher(SingleValue.kept(output, where: predicate))
     }
 
     /// `nextPartialResult` applied once to `initialResult` and the value; no value gives no result.

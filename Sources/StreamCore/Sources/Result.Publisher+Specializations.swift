@@ -44,7 +44,7 @@ extension Result.Publisher {
     internal func attempt<T>(_ body: (Output) throws -> T) -> Result<T, any Error>.Publisher {
         switch result {
         case .success(let output):
-            return Result<T, any Error>.Publisher(Result<T, any Error> { try body(output) })
+            return SingleValue.attempt { try body(output) }
         case .failure(let error):
             return Result<T, any Error>.Publisher(.failure(error))
         }
@@ -91,10 +91,7 @@ extension Result.Publisher {
     public func tryMin(
         by areInIncreasingOrder: (Output, Output) throws -> Bool
     ) -> Result<Output, any Error>.Publisher {
-        attempt { output in
-            _ = try areInIncreasingOrder(output, output)
-            return output
-        }
+        attempt { try SingleValue.comparedWithItself($0, by: areInIncreasingOrder) }
     }
 
     /// The value is its own maximum; `areInIncreasingOrder` is not called.
@@ -108,10 +105,7 @@ extension Result.Publisher {
     public func tryMax(
         by areInIncreasingOrder: (Output, Output) throws -> Bool
     ) -> Result<Output, any Error>.Publisher {
-        attempt { output in
-            _ = try areInIncreasingOrder(output, output)
-            return output
-        }
+        attempt { try SingleValue.comparedWithItself($0, by: areInIncreasingOrder) }
     }
 
     /// One value counted.
@@ -220,9 +214,6 @@ extension Result.Publisher {
     public func tryRemoveDuplicates(
         by predicate: (Output, Output) throws -> Bool
     ) -> Result<Output, any Error>.Publisher {
-        attempt { output in
-            _ = try predicate(output, output)
-            return output
-        }
+        attempt { try SingleValue.comparedWithItself($0, by: predicate) }
     }
 }
