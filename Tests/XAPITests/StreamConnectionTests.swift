@@ -105,6 +105,21 @@ import XAPIStub
         #expect(StreamFailure.classify(status: 503, body: Data()) == .http(status: 503, title: nil))
     }
 
+    @Test func theSplitterReadsDataSlicesAndOtherCollectionsAndCutsOverlongLines() {
+        var splitter = StreamLineSplitter(maximumLineLength: 8)
+        // Data, as URLSession hands it over; a line cut at 8 bytes; a line spread over three chunks.
+        #expect(
+            splitter.feed(Data("ab\n0123456789\ncd".utf8)).map { String(decoding: $0, as: UTF8.self) } == [
+                "ab", "01234567",
+            ])
+        #expect(splitter.feed(Array("ef".utf8)[...]).isEmpty)
+        // A collection without contiguous storage takes the copying path.
+        let lines = splitter.feed(Array("g\nh\n".utf8).lazy.map { $0 })
+        #expect(lines.map { String(decoding: $0, as: UTF8.self) } == ["cdefg", "h"])
+        #expect(splitter.pendingCount == 0)
+        #expect(splitter.feed([UInt8]()).isEmpty)
+    }
+
     @Test func theBackoffTableIsXsDocumentedOne() {
         var backoff = StreamBackoff()
         #expect(backoff.delay(after: .dropped(reason: "x")) == .zero)

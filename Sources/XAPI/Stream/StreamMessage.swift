@@ -60,7 +60,13 @@ public enum StreamLineDecoder {
     /// Decodes one line (its terminator removed or not). Throws a `DecodingProblem` for a line that is neither
     /// empty, nor a tweet, nor an error object.
     public static func decode<Bytes: Collection<UInt8>>(_ line: Bytes) throws -> StreamMessage {
-        var bytes = Array(line)
+        // One bulk copy from contiguous bytes: this generic function is not specialized for callers in other modules,
+        // and copying element by element through the generic path cost more than the decoding.
+        try decode(bytes: line.withContiguousStorageIfAvailable { Array($0) } ?? Array(line))
+    }
+
+    private static func decode(bytes line: [UInt8]) throws -> StreamMessage {
+        var bytes = line
         while let last = bytes.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { bytes.removeLast() }
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return .heartbeat }
         let data = Data(bytes)
@@ -131,20 +137,35 @@ public struct StreamLineSplitter: Sendable {
 
     /// Feeds a chunk; returns the lines it completed, each without its `\n` (a `\r` before it stays).
     public mutating func feed<Bytes: Collection<UInt8>>(_ chunk: Bytes) -> [[UInt8]] {
+        // The scan runs over the chunk's bytes in place (Data and arrays are contiguous): called through the generic
+        // path from another module, `firstIndex(of:)` and slicing went through witness tables byte by byte and cost
+        // more than decoding the lines.
+        if let lines = chunk.withContiguousStorageIfAvailable({ feed(buffer: $0) }) { return lines }
+        return Array(chunk).withUnsafeBufferPointer { feed(buffer: $0) }
+    }
+
+    private mutating func feed(buffer: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
         var lines: [[UInt8]] = []
-        var rest = chunk[...]
-        // Whole runs between line feeds are copied at once, not byte by byte.
-        while let end = rest.firstIndex(of: UInt8(ascii: "\n")) {
-            append(rest[..<end])
-            lines.append(pending)
-            pending.removeAll(keepingCapacity: true)
-            rest = rest[rest.index(after: end)...]
+        guard let base = buffer.baseAddress else { return lines }
+        var start = 0
+        while start < buffer.count, let hit = memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start) {
+            let end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+            let run = UnsafeBufferPointer(rebasing: buffer[start..<end])
+            if pending.isEmpty, run.count <= maximumLineLength {
+                // A line inside one chunk, the usual case: one copy, of the right size.
+                lines.append(Array(run))
+            } else {
+                append(run)
+                lines.append(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+            start = end + 1
         }
-        append(rest)
+        append(UnsafeBufferPointer(rebasing: buffer[start...]))
         return lines
     }
 
-    private mutating func append(_ bytes: some Collection<UInt8>) {
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         let room = maximumLineLength - pending.count
         if room <= 0 { return }
         if bytes.count <= room {
