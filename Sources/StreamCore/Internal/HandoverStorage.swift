@@ -33,6 +33,8 @@ internal final class HandoverStorage<Policy: HandoverPolicy>: Subscription, Cust
     private var downstream: Downstream?
     /// Set for retry: the downstream is released at the end, as Combine's retry does.
     private let releasesDownstream: Bool
+    /// The policy's rule, kept apart so the delivery path reads it without the lock.
+    private let requestsReturnedDemand: Bool
     let description: String
 
     init(downstream: Downstream, policy: Policy, releasesDownstream: Bool = false) {
@@ -40,6 +42,7 @@ internal final class HandoverStorage<Policy: HandoverPolicy>: Subscription, Cust
         self.policy = policy
         self.releasesDownstream = releasesDownstream
         machine = HandoverStateMachine(rules: policy.rules)
+        requestsReturnedDemand = policy.rules.requestsReturnedDemand
         description = policy.name
     }
 
@@ -75,7 +78,7 @@ internal final class HandoverStorage<Policy: HandoverPolicy>: Subscription, Cust
             lock.lock()
             let source = machine.delivered(more: more)
             lock.unlock()
-            if machine.rules.requestsReturnedDemand {
+            if requestsReturnedDemand {
                 source?.request(more)
                 return .none
             }

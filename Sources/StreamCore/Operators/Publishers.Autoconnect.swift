@@ -94,19 +94,20 @@ extension Publishers {
 /// Passes everything through, and tells the autoconnect once when its subscriber cancels.
 ///
 /// Like Combine's, it keeps no terminal state: values and completions are forwarded as they come, and every cancel
-/// reaches the upstream. The downstream is released at the first cancel.
+/// reaches the upstream. The downstream and the autoconnect publisher are released at the first cancel: the upstream
+/// may keep this subscriber after a cancel (a timer's subscription does), and must not keep its own publisher alive
+/// through it.
 private final class AutoconnectInner<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    fileprivate let parent: Publishers.Autoconnect<Upstream>
+    private var parent: Publishers.Autoconnect<Upstream>?
     private let epoch: Int
     fileprivate let lock = Lock()
     fileprivate var downstream: Downstream?
     private var upstream: (any Subscription)?
-    private var left = false
 
     init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream, epoch: Int) {
         self.parent = parent
@@ -144,15 +145,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     fileprivate func cancel(_ subscription: any Subscription) {
         lock.lock()
-        let first = !left
-        left = true
         let released = downstream
+        let leaving = parent
         downstream = nil
+        parent = nil
         lock.unlock()
         // Released outside the lock: the subscriber's deinit may run here.
         withExtendedLifetime(released) {}
         subscription.cancel()
-        if first { parent.leave(epoch) }
+        leaving?.leave(epoch)
     }
 }
 
@@ -191,8 +192,9 @@ extension AutoconnectInner: CustomReflectable, CustomPlaygroundDisplayConvertibl
     var customMirror: Mirror {
         lock.lock()
         let target = downstream
+        let publisher = parent
         lock.unlock()
-        return Mirror(self, children: ["parent": parent, "downstream": mirrorValue(target)])
+        return Mirror(self, children: ["parent": mirrorValue(publisher), "downstream": mirrorValue(target)])
     }
 
     /// "Autoconnect".
