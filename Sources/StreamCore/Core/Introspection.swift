@@ -162,12 +162,26 @@ internal final class IntrospectionRegistry: @unchecked Sendable {
 extension Publisher {
     /// `subscribe(_:)` while an introspection is enabled: tells the enabled objects, and attaches a forwarding
     /// subscriber that reports the subscription's events.
+    ///
+    /// As in Combine, a subscriber that already is such a forwarder (an operator passed its subscriber on to
+    /// `subscribe(_:)` unchanged) is not wrapped again, so each event is reported once; the hooks then see it
+    /// erased to an `AnySubscriber` (with the original subscriber's description and identifier).
     @usableFromInline
     internal func subscribeIntrospected<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        guard subscriber is any IntrospectionForwarder else {
+            report(subscriber) { receive(subscriber: IntrospectedSubscriber(subscriber)) }
+            return
+        }
+        report(AnySubscriber(subscriber)) { receive(subscriber: subscriber) }
+    }
+
+    /// Tells the enabled objects that `subscriber` is about to be and has been received, around `body`.
+    private func report<S: Subscriber>(_ subscriber: S, around body: () -> Void)
+    where S.Input == Output, S.Failure == Failure {
         for introspection in IntrospectionRegistry.shared.current {
             introspection.willReceive(publisher: self, subscriber: subscriber)
         }
-        receive(subscriber: IntrospectedSubscriber(subscriber))
+        body()
         for introspection in IntrospectionRegistry.shared.current {
             introspection.didReceive(publisher: self, subscriber: subscriber)
         }
@@ -176,7 +190,9 @@ extension Publisher {
 
 /// Forwards to the subscriber `subscribe(_:)` was given, telling the enabled introspection objects of each event; it
 /// keeps the subscriber's identity and description.
-internal struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+internal struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    IntrospectionForwarder
+{
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
@@ -222,6 +238,9 @@ internal struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, Cust
         }
     }
 }
+
+/// Marks the subscriber `subscribe(_:)` attaches while an introspection is enabled, whatever its generic types.
+internal protocol IntrospectionForwarder {}
 
 /// Forwards to an observed subscription, telling the enabled introspection objects of each request and cancel; it
 /// keeps the subscription's identity and description.

@@ -53,8 +53,13 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancell
         return .none
     }
 
+    /// A completion before the subscription is ignored, as in Combine.
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
+        guard upstreamSubscription != nil else {
+            lock.unlock()
+            return
+        }
         let subject = downstreamSubject
         downstreamSubject = nil
         upstreamSubscription = nil

@@ -82,6 +82,9 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
         }
     }
 
+    /// The mirror's children where Combine shows more than the defaults in `customMirror`; nil keeps those.
+    internal func customMirrorChildren() -> [Mirror.Child]? { nil }
+
     /// This operator's answers to protocol violations; by default it ignores them.
     internal var misuse: FilterMisuse { FilterMisuse() }
 

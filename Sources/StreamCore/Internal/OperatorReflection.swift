@@ -27,6 +27,7 @@ extension ElementFilterProducer: CustomReflectable, CustomPlaygroundDisplayConve
     /// What Combine's mirror shows for the operator: nothing for drop(while:), tryMap and output; the downstream, whether
     /// it finished and the upstream subscription for encode and decode; the downstream otherwise.
     internal var customMirror: Mirror {
+        if let children = customMirrorChildren() { return Mirror(self, children: children) }
         let state = reflected
         switch description {
         case "DropWhile", "TryDropWhile", "TryMap", "Output":
@@ -82,7 +83,7 @@ extension ScanSubscriber: CustomReflectable, CustomPlaygroundDisplayConvertible 
     @usableFromInline internal var playgroundDescription: Any { description }
 }
 
-extension ScheduledForwarder: CustomReflectable, CustomPlaygroundDisplayConvertible {
+extension ScheduledForwarder: CustomReflectable, CustomPlaygroundDisplayConvertible where Kind == ReceiveOnForwarding {
     /// No children, as in Combine.
     internal var customMirror: Mirror { Mirror(self, children: []) }
 
@@ -96,28 +97,4 @@ extension ReplacingInner: CustomReflectable, CustomPlaygroundDisplayConvertible 
 
     /// The operator's name.
     var playgroundDescription: Any { description }
-}
-
-extension ConcatenateCore: CustomReflectable, CustomPlaygroundDisplayConvertible {
-    /// No children, as in Combine's concatenation.
-    internal var customMirror: Mirror { Mirror(self, children: []) }
-
-    /// The operator's name.
-    internal var playgroundDescription: Any { description }
-}
-
-extension ConcatenatePrefixInput: CustomReflectable, CustomPlaygroundDisplayConvertible {
-    /// No children, as in Combine's concatenation.
-    internal var customMirror: Mirror { Mirror(self, children: []) }
-
-    /// The operator's name.
-    internal var playgroundDescription: Any { description }
-}
-
-extension ConcatenateSuffixInput: CustomReflectable, CustomPlaygroundDisplayConvertible {
-    /// No children, as in Combine's concatenation.
-    internal var customMirror: Mirror { Mirror(self, children: []) }
-
-    /// The operator's name.
-    internal var playgroundDescription: Any { description }
 }

@@ -49,7 +49,7 @@ internal func assertNoFailureMessage(prefix: String, error: some Error) -> Strin
 }
 
 extension Publishers.AssertNoFailure {
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    fileprivate struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         typealias Input = Upstream.Output
 
@@ -78,4 +78,12 @@ extension Publishers.AssertNoFailure {
             }
         }
     }
+}
+
+extension Publishers.AssertNoFailure.Inner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// Where the assertion was written and its message prefix, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: ["file": file, "line": line, "prefix": prefix]) }
+
+    /// "AssertNoFailure".
+    var playgroundDescription: Any { description }
 }

@@ -76,7 +76,7 @@ internal func raiseBreakpointSignal() {
 }
 
 extension Publishers.Breakpoint {
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    fileprivate struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -108,4 +108,12 @@ extension Publishers.Breakpoint {
             downstream.receive(completion: completion)
         }
     }
+}
+
+extension Publishers.Breakpoint.Inner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// "Breakpoint".
+    var playgroundDescription: Any { description }
 }

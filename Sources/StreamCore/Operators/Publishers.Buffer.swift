@@ -282,3 +282,24 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         return .max(delivered)
     }
 }
+
+extension BufferInner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// The buffered values, the upstream state, the downstream's outstanding demand and the completion waiting for
+    /// its turn, as in Combine.
+    var customMirror: Mirror {
+        lock.lock()
+        let buffered = Array(values[head...])
+        let current = state
+        let owed = demand
+        let terminal = completion
+        lock.unlock()
+        return Mirror(
+            self,
+            children: [
+                "values": buffered, "state": current, "downstreamDemand": owed, "terminal": terminal as Any,
+            ])
+    }
+
+    /// "Buffer".
+    var playgroundDescription: Any { description }
+}

@@ -38,7 +38,7 @@ extension Publishers {
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 extension Publishers.CollectByCount {
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
     where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -137,4 +137,23 @@ extension Publishers.CollectByCount {
             }
         }
     }
+}
+
+extension Publishers.CollectByCount.Inner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// The downstream, the upstream subscription, the values collected so far and the group size, as in Combine.
+    var customMirror: Mirror {
+        lock.lock()
+        let collected = buffer
+        let upstream: Any
+        if case .subscribed(let subscription) = state { upstream = subscription } else { upstream = "nil" }
+        lock.unlock()
+        return Mirror(
+            self,
+            children: [
+                "downstream": downstream, "upstreamSubscription": upstream, "buffer": collected, "count": count,
+            ])
+    }
+
+    /// "CollectByCount".
+    var playgroundDescription: Any { description }
 }

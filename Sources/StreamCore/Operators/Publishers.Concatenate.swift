@@ -64,11 +64,51 @@ extension Publishers {
         }
 
         /// Subscribes to the prefix; when it finishes, to the suffix with the demand still owed. A prefix failure
-        /// ends the stream without subscribing to the suffix. Combine's rules: see `ConcatenateCore`.
+        /// ends the stream without subscribing to the suffix. Combine's rules: see `ConcatenatePolicy`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = ConcatenateCore(downstream: subscriber, suffix: suffix)
-            prefix.subscribe(ConcatenatePrefixInput(core: core))
+            let storage = HandoverStorage(downstream: subscriber, policy: ConcatenatePolicy<Suffix, S>(suffix: suffix))
+            prefix.subscribe(HandoverFirstInput<ConcatenatePolicy<Suffix, S>, Failure>(storage: storage))
         }
+    }
+}
+
+/// append and prepend (`Publishers.Concatenate`) on the handover core, following Combine's recorded behaviour.
+///
+/// The downstream gets the subscription once the prefix's has arrived; events before it are ignored. Values are
+/// counted against the downstream's demand, and one beyond it is dropped (a reentrant upstream cannot overrun the
+/// downstream). When the prefix finishes, the suffix is subscribed and asked for whatever is still owed; the suffix
+/// publisher is held until then, or until a failure or a cancel releases it.
+internal struct ConcatenatePolicy<Suffix: Publisher, Downstream: Subscriber>: HandoverPolicy
+where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+    private var suffix: Suffix?
+
+    init(suffix: Suffix) {
+        self.suffix = suffix
+    }
+
+    var name: String { "Concatenate" }
+
+    var rules: HandoverRules {
+        HandoverRules(
+            handsOverOnFailure: false, handovers: 1, trapsOnEarlyValue: false, firstSurplus: .drop,
+            laterSurplus: .drop)
+    }
+
+    var mirrorsDemand: Bool { false }
+
+    mutating func takeNext() -> Suffix? {
+        defer { suffix = nil }
+        return suffix
+    }
+
+    mutating func release() {
+        suffix = nil
+    }
+
+    static func subscribe(
+        _ next: Suffix?, to storage: HandoverStorage<Self>, generation: Int, after failure: (any Error)?
+    ) {
+        next?.subscribe(HandoverLaterInput<Self, Suffix.Failure>(storage: storage, generation: generation))
     }
 }
 

@@ -2,8 +2,8 @@ extension Publisher {
     /// Publishes an element only after `dueTime` has passed without another element.
     ///
     /// As in Combine: upstream is asked for unlimited elements; each element restarts the timer; an element that falls
-    /// due while downstream has no demand is dropped; a completion is delivered at once (scheduled without delay), and
-    /// an element still waiting for its due time is discarded.
+    /// due while downstream has no demand is dropped; a completion is delivered at once (scheduled without delay and
+    /// without `options`), and an element still waiting for its due time is discarded.
     @inlinable
     public func debounce<S: Scheduler>(
         for dueTime: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil
@@ -106,6 +106,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     private var machine = DebounceStateMachine<Input>()
     private var downstream: Downstream?
     private var upstream: (any Subscription)?
+    /// The downstream cancelled: a completion already scheduled is not delivered.
+    private var cancelled = false
     private let dueTime: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
@@ -144,8 +146,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let token = scheduler.schedule(
             after: scheduler.now.advanced(by: dueTime), interval: dueTime, tolerance: scheduler.minimumTolerance,
             options: options
-        ) { [weak self] in
-            self?.fire(number)
+        ) { [self] in
+            // Strong, as in Combine: a pending timer keeps the subscription (and its subscriber) alive until it fires
+            // or the stream ends.
+            fire(number)
         }
         lock.lock()
         let stale = machine.timerStarted(number, token)
@@ -178,9 +182,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         upstream = nil
         lock.unlock()
         timer?.cancel()
-        scheduler.schedule(options: options) { [self] in
+        // Without the operator's options, as in Combine: they are for the timers.
+        scheduler.schedule(options: nil) { [self] in
             lock.lock()
-            let target = downstream
+            let target = cancelled ? nil : downstream
             downstream = nil
             lock.unlock()
             target?.receive(completion: completion)
@@ -194,14 +199,33 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
     }
 
+    /// As in Combine, the downstream is not released here: a timer already handed to the scheduler holds this
+    /// subscription (and so its subscriber) until the scheduler lets it go.
     func cancel() {
         lock.lock()
         let timer = machine.end()
         let subscription = upstream
         upstream = nil
-        downstream = nil
+        cancelled = true
         lock.unlock()
         timer??.cancel()
         subscription?.cancel()
     }
+}
+
+extension DebounceInner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// The downstream, its outstanding demand and the element waiting for its due time, as in Combine.
+    var customMirror: Mirror {
+        lock.lock()
+        let demand = machine.demand
+        let pending = machine.pending
+        let target = downstream
+        lock.unlock()
+        return Mirror(
+            self,
+            children: ["downstream": mirrorValue(target), "downstreamDemand": demand, "currentValue": pending as Any])
+    }
+
+    /// "Debounce".
+    var playgroundDescription: Any { description }
 }

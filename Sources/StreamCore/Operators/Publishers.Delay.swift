@@ -56,9 +56,8 @@ extension Publishers {
             let interval = self.interval
             let tolerance = self.tolerance
             upstream.subscribe(
-                ScheduledForwarder(
+                ScheduledForwarder<S, DelayForwarding>(
                     downstream: subscriber,
-                    name: "Delay",
                     schedule: { action in
                         scheduler.schedule(
                             after: scheduler.now.advanced(by: interval), tolerance: tolerance,

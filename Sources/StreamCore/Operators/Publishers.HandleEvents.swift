@@ -69,7 +69,7 @@ extension Publishers {
 }
 
 extension Publishers.HandleEvents {
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -176,4 +176,12 @@ extension Publishers.HandleEvents {
             subscription?.cancel()
         }
     }
+}
+
+extension Publishers.HandleEvents.Inner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// "HandleEvents".
+    var playgroundDescription: Any { description }
 }

@@ -38,7 +38,7 @@ extension Publishers {
 }
 
 extension Publishers.MapError {
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    fileprivate struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
 
@@ -65,4 +65,12 @@ extension Publishers.MapError {
             }
         }
     }
+}
+
+extension Publishers.MapError.Inner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// "MapError".
+    var playgroundDescription: Any { description }
 }

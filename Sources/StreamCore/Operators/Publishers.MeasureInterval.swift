@@ -125,3 +125,11 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
         subscription.cancel()
     }
 }
+
+extension MeasureIntervalInner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// "MeasureInterval".
+    var playgroundDescription: Any { description }
+}

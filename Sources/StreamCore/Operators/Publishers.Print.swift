@@ -40,7 +40,7 @@ extension Publishers {
 
 extension Publishers.Print {
     /// Logs and forwards every event. Like Combine's, it keeps no terminal state: it reports whatever it is sent.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -52,6 +52,8 @@ extension Publishers.Print {
         private var stream: (any TextOutputStream)?
         private let lock = Lock()
         private var upstreamSubscription: (any Subscription)?
+        /// Set by the first subscription and never cleared.
+        private var subscribed = false
 
         init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
             self.downstream = downstream
@@ -61,9 +63,16 @@ extension Publishers.Print {
 
         var description: String { "Print" }
 
+        /// A second subscription (even after a cancel) is logged and cancelled, as in Combine.
         func receive(subscription: any Subscription) {
             log("receive subscription: (\(subscription))")
             lock.lock()
+            guard !subscribed else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            subscribed = true
             upstreamSubscription = subscription
             lock.unlock()
             downstream.receive(subscription: self)
@@ -112,15 +121,27 @@ extension Publishers.Print {
             return "request unlimited"
         }
 
+        /// One line, written as Combine's `print(_:to:)` call writes it: a stream sees the same three `write` calls
+        /// (the empty separator before the only item, the line, then the newline).
         private func log(_ message: String) {
-            let line = linePrefix + message + "\n"
+            let line = linePrefix + message
             streamLock.lock()
             defer { streamLock.unlock() }
             if stream != nil {
+                stream!.write("")
                 stream!.write(line)
+                stream!.write("\n")
             } else {
-                Swift.print(line, terminator: "")
+                Swift.print(line)
             }
         }
     }
+}
+
+extension Publishers.Print.Inner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// "Print".
+    var playgroundDescription: Any { description }
 }

@@ -38,7 +38,7 @@ extension Publishers {
             let scheduler = self.scheduler
             let options = self.options
             upstream.subscribe(
-                ScheduledForwarder(downstream: subscriber, name: "ReceiveOn") { action in
+                ScheduledForwarder<S, ReceiveOnForwarding>(downstream: subscriber) { action in
                     scheduler.schedule(options: options, action)
                 })
         }
@@ -51,7 +51,10 @@ extension Publishers {
 /// downstream cancelled before it ran; a scheduled completion is still delivered. Events before the upstream
 /// subscription (a value, a completion, a cancel) are ignored. The downstream is held for the forwarder's whole life,
 /// and each scheduled action holds the forwarder, so pending actions keep the chain alive, as Combine's do.
-internal final class ScheduledForwarder<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+///
+/// `Kind` tells the two apart for debugging: receive(on:)'s subscription describes itself ("ReceiveOn"), delay's, as
+/// in Combine, does not (no description, mirror or playground description).
+internal final class ScheduledForwarder<Downstream: Subscriber, Kind: ScheduledForwarding>: Subscriber, Subscription {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
@@ -65,11 +68,9 @@ internal final class ScheduledForwarder<Downstream: Subscriber>: Subscriber, Sub
     private var cancelled = false
     private let downstream: Downstream
     private let schedule: (@escaping () -> Void) -> Void
-    let description: String
 
-    init(downstream: Downstream, name: String, schedule: @escaping (@escaping () -> Void) -> Void) {
+    init(downstream: Downstream, schedule: @escaping (@escaping () -> Void) -> Void) {
         self.downstream = downstream
-        self.description = name
         self.schedule = schedule
     }
 
@@ -142,4 +143,18 @@ internal final class ScheduledForwarder<Downstream: Subscriber>: Subscriber, Sub
         lock.unlock()
         subscription?.cancel()
     }
+}
+
+/// What a `ScheduledForwarder` forwards for: a namespace type, never instantiated.
+internal protocol ScheduledForwarding {}
+
+/// receive(on:): its subscription describes itself as "ReceiveOn".
+internal enum ReceiveOnForwarding: ScheduledForwarding {}
+
+/// delay: its subscription has no description, as in Combine.
+internal enum DelayForwarding: ScheduledForwarding {}
+
+extension ScheduledForwarder: CustomStringConvertible where Kind == ReceiveOnForwarding {
+    /// "ReceiveOn".
+    var description: String { "ReceiveOn" }
 }

@@ -58,6 +58,11 @@ extension Publishers.RemoveDuplicates {
 
         override var description: String { "RemoveDuplicates" }
 
+        /// The downstream and the last value, as in Combine.
+        override func customMirrorChildren() -> [Mirror.Child]? {
+            [("downstream", reflected.downstream), ("last", previous as Any)]
+        }
+
         /// Combine's answers to protocol violations for this operator.
         override var misuse: FilterMisuse { FilterMisuse(early: .trap) }
 

@@ -36,7 +36,7 @@ extension Publishers {
 extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
 extension Publishers.SetFailureType {
-    private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    fileprivate struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
 
@@ -57,4 +57,12 @@ extension Publishers.SetFailureType {
             downstream.receive(completion: .finished)
         }
     }
+}
+
+extension Publishers.SetFailureType.Inner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// "SetFailureType".
+    var playgroundDescription: Any { description }
 }

@@ -59,6 +59,8 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
     private let lock = Lock()
     private let downstream: Downstream
     private var state = State.awaitingSubscription
+    /// The thread inside the upstream's `request`, while one is.
+    private var requesting: ThreadIdentity?
     private let schedule: (@escaping () -> Void) -> Void
 
     init(downstream: Downstream, schedule: @escaping (@escaping () -> Void) -> Void) {
@@ -101,15 +103,30 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
         downstream.receive(completion: completion)
     }
 
+    /// A request made by the upstream's own `request` on the same thread (recursion) traps, as in Combine, whose
+    /// lock is held around the upstream's `request`; one from another thread is passed on.
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
+        if let requesting, requesting.isCurrent {
+            lock.unlock()
+            preconditionFailure("SubscribeOn was asked for demand from inside its upstream's request")
+        }
         guard case .subscribed(let subscription) = state else {
             lock.unlock()
             return
         }
         lock.unlock()
         schedule { [self] in
-            withExtendedLifetime(self) { subscription.request(demand) }
+            lock.lock()
+            let outermost = requesting == nil
+            if outermost { requesting = ThreadIdentity.current }
+            lock.unlock()
+            subscription.request(demand)
+            if outermost {
+                lock.lock()
+                requesting = nil
+                lock.unlock()
+            }
         }
     }
 
@@ -125,4 +142,12 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
             withExtendedLifetime(self) { subscription.cancel() }
         }
     }
+}
+
+extension SubscribeOnInner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// "SubscribeOn".
+    var playgroundDescription: Any { description }
 }

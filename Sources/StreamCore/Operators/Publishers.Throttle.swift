@@ -4,7 +4,8 @@ extension Publisher {
     /// As in Combine: upstream is asked for unlimited elements. The first element (after a quiet interval) is scheduled
     /// at once; elements arriving before it runs, or within `interval` of the last publication, wait for the end of
     /// that interval, and `latest` picks which one is published. Elements arriving while downstream has no demand are
-    /// dropped. A completion waits for an element already scheduled, then follows it.
+    /// dropped. A completion waits for an element already scheduled, then follows it. Events before the upstream
+    /// subscription are ignored.
     @inlinable
     public func throttle<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
@@ -71,9 +72,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         self.interval = interval
         self.scheduler = scheduler
         self.latest = latest
+        // Combine reads the clock when its subscriber is made and when the subscription arrives; a scheduler that
+        // records its calls (a test's virtual clock) sees the same calls from this one.
+        _ = scheduler.now
     }
 
     var description: String { "Throttle" }
+
+    /// True between the upstream subscription and the end (completion or cancel).
+    private var isLive: Bool { upstream != nil && !upstreamDone && downstream != nil }
 
     func receive(subscription: any Subscription) {
         lock.lock()
@@ -84,14 +91,23 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         upstream = subscription
         lock.unlock()
+        _ = scheduler.now
         target.receive(subscription: self)
         subscription.request(.unlimited)
     }
 
+    /// Events before the subscription or after the end are ignored, without reading the clock (as in Combine).
     func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard isLive else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        // The clock is read outside the lock: a scheduler is user code.
         let now = scheduler.now
         lock.lock()
-        guard !upstreamDone, downstream != nil, demand > 0 else {
+        guard isLive, demand > 0 else {
             lock.unlock()
             return .none
         }
@@ -113,12 +129,17 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     private func emit() {
-        let now = scheduler.now
+        // As in Combine, the clock is read only for an emission that is not the last: none after a cancel, none
+        // when a completion follows (read outside the lock: a scheduler is user code).
+        lock.lock()
+        let timed = downstream != nil && pendingCompletion == nil
+        lock.unlock()
+        let now = timed ? scheduler.now : nil
         lock.lock()
         scheduled = false
         let value = pending
         pending = nil
-        lastEmission = now
+        if let now { lastEmission = now }
         var send = false
         if value != nil, demand > 0 {
             demand -= 1
@@ -145,7 +166,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard !upstreamDone, downstream != nil else {
+        guard isLive else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        // Read as Combine reads it, outside the lock.
+        _ = scheduler.now
+        lock.lock()
+        guard isLive else {
             lock.unlock()
             return
         }
@@ -184,4 +213,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
         subscription?.cancel()
     }
+}
+
+extension ThrottleInner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// "Throttle".
+    var playgroundDescription: Any { description }
 }

@@ -73,6 +73,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     private var generation = 0
     private var terminal = false
     private var requested = false
+    /// The thread scheduling a timer, while it does.
+    private var startingTimer: ThreadIdentity?
     private let interval: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
@@ -115,6 +117,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let number = generation
         let old = timer
         timer = nil
+        startingTimer = ThreadIdentity.current
         lock.unlock()
         old?.cancel()
         let token = scheduler.schedule(
@@ -124,6 +127,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             timedOut(number)
         }
         lock.lock()
+        startingTimer = nil
         if terminal || number != generation {
             lock.unlock()
             token.cancel()
@@ -135,6 +139,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     private func timedOut(_ number: Int) {
         lock.lock()
+        if let starting = startingTimer, starting.isCurrent {
+            lock.unlock()
+            // Combine's lock is held while the timer is scheduled; a scheduler that runs it at once (such as
+            // ImmediateScheduler) takes it a second time, which traps.
+            preconditionFailure("Timeout's timer fired while it was being scheduled: the scheduler cannot time it")
+        }
         guard !terminal, number == generation else {
             lock.unlock()
             return
@@ -226,4 +236,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         token?.cancel()
         subscription?.cancel()
     }
+}
+
+extension TimeoutInner: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// No children, as in Combine.
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    /// "Timeout".
+    var playgroundDescription: Any { description }
 }

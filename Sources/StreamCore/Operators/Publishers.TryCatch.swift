@@ -30,13 +30,13 @@ extension Publishers {
         }
 
         /// Subscribes to upstream; on its failure, to the handler's publisher, or fails with what the handler threw
-        /// (Combine's rules: see `CatchCore`).
+        /// (Combine's rules: see `CatchPolicy`).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let handler = self.handler
-            let core = CatchCore<S, Upstream.Failure>(downstream: subscriber, name: "TryCatch") { error, core in
-                try handler(error).subscribe(CatchPostInput<S, Upstream.Failure, NewPublisher.Failure>(core: core))
-            }
-            upstream.subscribe(CatchInput(core: core))
+            let policy = CatchPolicy<Upstream.Failure, NewPublisher, S>(name: "TryCatch", makeReplacement: handler)
+            let storage = HandoverStorage(downstream: subscriber, policy: policy)
+            upstream.subscribe(
+                HandoverFirstInput<CatchPolicy<Upstream.Failure, NewPublisher, S>, Upstream.Failure>(
+                    storage: storage))
         }
     }
 }

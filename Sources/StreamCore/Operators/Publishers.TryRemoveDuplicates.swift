@@ -50,6 +50,11 @@ extension Publishers.TryRemoveDuplicates {
 
         override var description: String { "TryRemoveDuplicates" }
 
+        /// The downstream and the last value, as in Combine.
+        override func customMirrorChildren() -> [Mirror.Child]? {
+            [("downstream", reflected.downstream), ("last", previous as Any)]
+        }
+
         /// Combine's answers to protocol violations for this operator.
         override var misuse: FilterMisuse { FilterMisuse(early: .trap) }
 

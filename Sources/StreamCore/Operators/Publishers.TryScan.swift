@@ -59,6 +59,12 @@ where Downstream.Failure == any Error {
 
     override var description: String { "TryScan" }
 
+    /// The downstream, the upstream subscription and the result so far, as in Combine.
+    override func customMirrorChildren() -> [Mirror.Child]? {
+        let state = reflected
+        return [("downstream", state.downstream), ("status", state.upstream as Any), ("result", result)]
+    }
+
     /// Combine's answers to protocol violations for this operator.
     override var misuse: FilterMisuse {
         FilterMisuse(early: .valuesForwarded, ignoresEarlyCancel: true, forwardsLateValues: true)
