@@ -36,8 +36,8 @@ struct PostgresStoreTests {
     @Test func writingTheSamePagesTwiceChangesNothing() async throws {
         let (store, _) = try PostgresFixtures.store()
         let pages = Array(DemoCorpus(seed: 4, tweetCount: 300, pageSize: 100))
-        let added = try await store.insert(pages)
-        let again = try await store.insert(pages)
+        let added = try await store.write(pages)
+        let again = try await store.write(pages)
         #expect(added == 300)
         #expect(again == 0)
         #expect(try store.counts().tweets == 300)

@@ -14,6 +14,12 @@ public struct PostgresImportReport: Hashable, Sendable {
     public var resumedAfterLine: Int
     /// Whether the file had been imported completely already, so nothing was read.
     public var alreadyDone: Bool
+    /// The first ten lines that did not decode, by line number, with the decoder's message.
+    public var problems: [ImportProblem] = []
+    /// Result tweets read in this run (duplicates and tweets stored before included).
+    public var tweetsThisRun = 0
+    /// Result tweets of this run the store did not hold before.
+    public var newTweets = 0
 }
 
 extension PostgresStore {
@@ -22,12 +28,13 @@ extension PostgresStore {
     /// Each batch commits in one transaction together with the file's `imports` row (byte offset, line, counts), so
     /// an import killed at any point resumes after the last committed line when run again on the same unchanged
     /// file, and the counts come out exact. A role without the right to write gets `PostgresError.readOnly` before
-    /// anything is read.
+    /// anything is read. `progress` hears after each committed batch.
     public func importJSONL(
         at url: URL, collection: String? = nil, batchLines: Int = 5_000,
         decodeLine: @escaping @Sendable (Data) throws -> Page? = { line in
             try CollectionLineDecoder.decode(line: line, keepOriginals: true)
-        }
+        },
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> PostgresImportReport {
         let path = url.standardizedFileURL.path
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -52,26 +59,43 @@ extension PostgresStore {
             var pending: [UInt8] = []
             var lines: [Data] = []
             var consumed = state.offset
+            var problems: [ImportProblem] = []
+            var readThisRun = 0
+            var newThisRun = 0
             func commit() throws {
                 var pages: [Page] = []
                 var errors = 0
-                for line in lines where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+                for (index, line) in lines.enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
                     do {
                         if let page = try decodeLine(line) { pages.append(page) }
                     } catch {
                         errors += 1
+                        if problems.count < 10 {
+                            problems.append(
+                                ImportProblem(
+                                    line: state.line + index + 1, message: String(describing: error),
+                                    excerpt: String(decoding: line.prefix(200), as: UTF8.self)))
+                        }
                     }
                 }
                 var next = state
                 next.offset = consumed
                 next.line += lines.count
                 next.errors += errors
-                try connection.transaction {
-                    next.tweets += try writer.write(pages, collection: collection)
+                let added = try connection.transaction {
+                    let added = try writer.write(pages, collection: collection)
+                    next.tweets += added
                     try next.save(connection)
+                    return added
                 }
                 state = next
+                newThisRun += added
+                readThisRun += pages.reduce(0) { $0 + $1.tweets.count }
                 lines.removeAll(keepingCapacity: true)
+                progress?(
+                    ImportProgress(
+                        bytesRead: UInt64(consumed), totalBytes: UInt64(size), lines: state.line,
+                        tweets: state.tweets, errors: state.errors))
             }
             while true {
                 let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
@@ -94,7 +118,7 @@ extension PostgresStore {
             try commit()
             return PostgresImportReport(
                 lines: state.line, tweets: state.tweets, errors: state.errors, resumedAfterLine: resumedAfter,
-                alreadyDone: false)
+                alreadyDone: false, problems: problems, tweetsThisRun: readThisRun, newTweets: newThisRun)
         }
     }
 }
