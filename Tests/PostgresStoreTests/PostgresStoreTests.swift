@@ -89,8 +89,12 @@ struct PostgresStoreTests {
         #expect(resumed.tweets == tweets)
         #expect(resumed.errors == 0)
         #expect(try store.counts().tweets == 3_000)
-        let done = try await store.importJSONL(at: file)
-        #expect(done.alreadyDone)
+        // A finished file is read again from the start, adding nothing.
+        let again = try await store.importJSONL(at: file)
+        #expect(again.resumedAfterLine == 0)
+        #expect(again.newTweets == 0)
+        #expect(again.tweetsThisRun == tweets)
+        #expect(try store.counts().tweets == 3_000)
     }
 
     @Test func fourMigratorsAtOnceExactlyOneMigrates() async throws {

@@ -6,14 +6,12 @@ import TweetStore
 public struct PostgresImportReport: Hashable, Sendable {
     /// Lines read in all runs of this file (blank lines included).
     public var lines: Int
-    /// Result tweets the file added to the store in all runs.
+    /// Result tweets read from the file in all runs (stored, whether new or not), as the SQLite store counts them.
     public var tweets: Int
     /// Lines that did not decode.
     public var errors: Int
     /// The line a resumed import started after (0 for a fresh one).
     public var resumedAfterLine: Int
-    /// Whether the file had been imported completely already, so nothing was read.
-    public var alreadyDone: Bool
     /// The first ten lines that did not decode, by line number, with the decoder's message.
     public var problems: [ImportProblem] = []
     /// Result tweets read in this run (duplicates and tweets stored before included).
@@ -46,11 +44,6 @@ extension PostgresStore {
                 try connection.scalar("SELECT has_table_privilege('tweets', 'INSERT')::int", doing: "importing")
             guard writable == 1 else { throw PostgresError(.readOnly, address: connection.address) }
             var state = try ImportState.load(connection, path: path, size: size, modified: modified)
-            if state.finished {
-                return PostgresImportReport(
-                    lines: state.line, tweets: state.tweets, errors: state.errors, resumedAfterLine: state.line,
-                    alreadyDone: true)
-            }
             let resumedAfter = state.line
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
@@ -82,15 +75,16 @@ extension PostgresStore {
                 next.offset = consumed
                 next.line += lines.count
                 next.errors += errors
+                let read = pages.reduce(0) { $0 + $1.tweets.count }
+                next.tweets += read
                 let added = try connection.transaction {
                     let added = try writer.write(pages, collection: collection)
-                    next.tweets += added
                     try next.save(connection)
                     return added
                 }
                 state = next
                 newThisRun += added
-                readThisRun += pages.reduce(0) { $0 + $1.tweets.count }
+                readThisRun += read
                 lines.removeAll(keepingCapacity: true)
                 progress?(
                     ImportProgress(
@@ -118,7 +112,7 @@ extension PostgresStore {
             try commit()
             return PostgresImportReport(
                 lines: state.line, tweets: state.tweets, errors: state.errors, resumedAfterLine: resumedAfter,
-                alreadyDone: false, problems: problems, tweetsThisRun: readThisRun, newTweets: newThisRun)
+                problems: problems, tweetsThisRun: readThisRun, newTweets: newThisRun)
         }
     }
 }
@@ -142,12 +136,13 @@ private struct ImportState {
             [.text(path)], doing: "reading the import's progress"
         ) { row -> ImportState in
             var state = fresh
-            guard row.int64(0) == size, row.double(1) == modified else { return fresh }
+            // A finished import is read again from the start, as the SQLite store does: the upserts make that
+            // harmless, and a file whose collection was dropped since comes back.
+            guard row.int64(0) == size, row.double(1) == modified, row.text(6) != "t" else { return fresh }
             state.offset = row.int64(2)
             state.line = Int(row.int64(3))
             state.tweets = Int(row.int64(4))
             state.errors = Int(row.int64(5))
-            state.finished = row.text(6) == "t"
             return state
         }
         return rows.first ?? fresh
