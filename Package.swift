@@ -74,7 +74,7 @@ let package = Package(
             name: "tweetsh-bench",
             dependencies: [
                 "StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell", "TerminalTesting", "XAPI",
-                "XAPIStub",
+                "XAPIStub", "PostgresStore", "PostgresTesting",
             ]
         ),
 

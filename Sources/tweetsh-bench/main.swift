@@ -3,7 +3,7 @@ import Foundation
 // Usage: tweetsh-bench <suite> [suite arguments] [--tsv]
 let suites: [any BenchSuite.Type] = [
     StreamSuite.self, StoreSuite.self, ShellSuite.self, TweetKitSuite.self, ExploreSuite.self, HydrateSuite.self,
-    StreamIngestSuite.self,
+    StreamIngestSuite.self, PostgresSuite.self,
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
