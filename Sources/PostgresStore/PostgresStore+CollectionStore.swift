@@ -46,7 +46,9 @@ extension PostgresStore: CollectionStore {
     ) async throws -> ImportReport {
         guard case .file(let url) = input else { throw unavailable("importing from standard input") }
         guard case .json(.lines, let compression) = try input.detect(), compression.isEmpty else {
-            throw unavailable("importing compressed files and JSON documents (only plain JSON Lines)")
+            throw StoreError(
+                message: "importing compressed files and JSON documents is not available on a \(kindName) yet; "
+                    + "plain JSON Lines files are")
         }
         let done = try await importJSONL(
             at: url, collection: collection ?? input.collectionName, progress: progress)
