@@ -51,7 +51,14 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
         if migrate {
             let version = try PostgresSchema.version(opened)
             if version > PostgresSchema.currentVersion { throw PostgresError(.newerSchema, address: opened.address) }
-            if version < PostgresSchema.currentVersion { try PostgresSchema.migrate(opened) }
+            if version < PostgresSchema.currentVersion {
+                do {
+                    try PostgresSchema.migrate(opened)
+                } catch let error as PostgresError where error.kind == .readOnly {
+                    // A role that may not create tables needs the owner to set the store up first.
+                    throw PostgresError(.notInitialized, address: opened.address)
+                }
+            }
         }
         self.history = try TweetStore(location: history ?? .inMemory, countLimit: 0)
         connection = Mutex(opened)

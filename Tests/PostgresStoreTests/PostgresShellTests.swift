@@ -120,4 +120,19 @@ struct PostgresShellTests {
         terminal.type("quit\r")
         #expect(try terminal.waitForExit(timeout: 20) == 0)
     }
+
+    @Test func aRoleThatCannotCreateTheSchemaIsToldToRunStoreInit() throws {
+        // A reader role made by `store init` on another database (roles belong to the cluster) opens an empty one.
+        let other = try PostgresTestServer.makeDatabase()
+        let role = "rd_" + PostgresTestServer.databaseName(other)
+        try PostgresStore.initialize(
+            address: other,
+            roles: PostgresRoles(importer: "imp_" + PostgresTestServer.databaseName(other), reader: role),
+            importerPassword: nil, readerPassword: "plain-secret")
+        let empty = PostgresTestServer.databaseName(try PostgresTestServer.makeDatabase())
+        let address = try PostgresTestServer.url(database: empty, user: role, password: "plain-secret")
+        let run = try Home().run(["--store", address, "-c", "search x"])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("has no tweetsh schema yet; run `tweetsh store init` as its owner"))
+    }
 }
