@@ -165,6 +165,41 @@ extension PostgresStore: CollectionStore {
         throw unavailable("hydrate")
     }
 
+    /// Keeps the pages as they are: the store builds its COPY rows when it writes them.
+    public func prepare(_ pages: [Page]) -> PreparedPages { .unprepared(pages) }
+
+    /// Writes the pages into `collection`; the ids of `alsoInto` also join its collection, in the same transaction.
+    public func insert(
+        _ prepared: PreparedPages, collection: String, alsoInto: (collection: String, ids: [TweetID])?
+    ) async throws {
+        let codec = OriginalsCodec()
+        try withConnection { connection in
+            try connection.transaction {
+                _ = try PostgresWriter(connection: connection, codec: codec).write(
+                    prepared.pages, collection: collection)
+                guard let alsoInto, !alsoInto.ids.isEmpty else { return }
+                try connection.execute(
+                    "INSERT INTO collections(name, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                    [.text(alsoInto.collection), .text(String(Date().timeIntervalSince1970))],
+                    doing: "storing tweets")
+                try connection.execute(
+                    "INSERT INTO collection_tweets(collection, tweet_id) SELECT $1, unnest($2::bigint[]) "
+                        + "ON CONFLICT DO NOTHING",
+                    [.text(alsoInto.collection), .text(PostgresReader.array(alsoInto.ids))], doing: "storing tweets")
+            }
+        }
+    }
+
+    /// Keeps the answers as they are (hydrate is not available on a PostgreSQL store yet).
+    public func prepareHydration(_ page: Page, hydrated: [TweetID], missing: [HydrationMiss]) -> PreparedHydration {
+        .unprepared(hydrated: hydrated, missing: missing)
+    }
+
+    /// Not available on a PostgreSQL store yet.
+    public func recordHydrations(_ answers: [PreparedHydration], collection: String) async throws {
+        throw unavailable("hydrate")
+    }
+
     // MARK: Search history, on the user's machine
 
     /// Records a search in this user's own history file.

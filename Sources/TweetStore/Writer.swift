@@ -9,6 +9,7 @@ struct Writer {
     private let insertNew: Statement
     private let selectExisting: Statement
     private let replaceTweet: Statement
+    private let keys: ExploreKeysWriter
 
     init(connection: Connection) throws {
         self.connection = connection
@@ -16,6 +17,7 @@ struct Writer {
         selectExisting = try connection.prepare(
             "SELECT \(TweetRecord.columns), t.original, t.twarc FROM tweets t WHERE t.id = ?")
         replaceTweet = try connection.prepare(Self.replaceTweet)
+        keys = try ExploreKeysWriter(connection: connection)
     }
 
     /// Writes a batch: its users and media, then its tweets as search results or, for included ones, for lookups.
@@ -70,6 +72,7 @@ struct Writer {
         try insertNew.run(prepared, original: prepared.original, twarc: twarcID)
         if connection.changes == 1 {
             if let document = prepared.document { index.insert(prepared.rowid, document) }
+            try keys.insert(prepared.rowid, prepared.keys)
             return prepared.primary
         }
         selectExisting.bind(prepared.rowid, at: 1)
@@ -86,6 +89,8 @@ struct Writer {
         } else {
             try replaceTweet.run(prepared, original: prepared.original, twarc: twarcID)
         }
+        // An included copy replacing an included one has no keys, and had none.
+        if wasPrimary || prepared.primary { try keys.replace(prepared.rowid, prepared.keys) }
         if old != prepared.document {
             if let old { index.delete(prepared.rowid, old) }
             if let document = prepared.document { index.insert(prepared.rowid, document) }

@@ -7,61 +7,44 @@ import TweetStore
 /// each, the `jq … | sort | uniq -c` pipeline a user runs over the JSONL today, and the ratio.
 ///
 /// Usage: `tweetsh-bench explore [tweets] [--dir PATH] [--no-jq]` (default 1,000,000 tweets; with `--dir` the JSONL
-/// and the store are kept, and a later run of the same size reuses them instead of importing again; `--no-jq` skips
-/// the pipelines, which take minutes each). Each workload also reports the process's CPU time, which a loaded machine
+/// and the store are kept, and a later run of the same size reuses them instead of importing again: the JSONL is the
+/// store suite's, shared through `BenchCorpusFolder`; `--no-jq` skips the pipelines, which take minutes each). Each workload also reports the process's CPU time, which a loaded machine
 /// inflates far less than the wall time.
 enum ExploreSuite: BenchSuite {
     static let name = "explore"
 
     static func run(arguments: [String]) throws -> [Figure] {
-        var count = 1_000_000
-        var folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweetsh-bench-explore-\(getpid())")
-        var keep = false
-        var withJQ = true
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            if argument == "--no-jq" {
-                withJQ = false
-            } else if argument == "--dir", let path = rest.popFirst() {
-                folder = URL(fileURLWithPath: path)
-                keep = true
-            } else if let n = Int(argument.replacingOccurrences(of: "_", with: "")) {
-                count = n
-            } else {
-                throw StoreSuiteError(message: "unknown argument \(argument); usage: explore [tweets] [--dir PATH]")
-            }
-        }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
-        let size = count
-        let target = folder
-        let pipelines = withJQ
-        return try StoreSuite.blocking { try await measure(count: size, folder: target, withJQ: pipelines) }
+        let setUp = try BenchCorpusFolder(
+            arguments: arguments, suite: name, flags: ["--no-jq"], usage: "explore [tweets] [--dir PATH] [--no-jq]")
+        let withJQ = !setUp.flags.contains("--no-jq")
+        return try setUp.withFolder { try StoreSuite.blocking { try await measure(setUp, withJQ: withJQ) } }
     }
 
-    static func measure(count: Int, folder: URL, withJQ: Bool) async throws -> [Figure] {
+    static func measure(_ setUp: BenchCorpusFolder, withJQ: Bool) async throws -> [Figure] {
         var figures: [Figure] = []
         func add(_ id: String, _ value: Double, _ unit: String, _ label: String) {
             figures.append(Figure(suite: name, id: id, value: value, unit: unit, label: label))
         }
-        let jsonl = folder.appendingPathComponent("explore-\(count).jsonl")
-        let database = folder.appendingPathComponent("explore-\(count).sqlite")
-        let corpus = DemoCorpus(seed: 2026, tweetCount: count)
-        if !FileManager.default.fileExists(atPath: jsonl.path) {
-            guard FileManager.default.createFile(atPath: jsonl.path, contents: nil) else {
-                throw StoreSuiteError(message: "cannot create \(jsonl.path)")
-            }
-            let handle = try FileHandle(forWritingTo: jsonl)
-            defer { try? handle.close() }
-            try corpus.writeTwarc2JSONL(to: handle)
-        }
+        let jsonl = setUp.jsonl
+        let database = setUp.folder.appendingPathComponent("explore-\(setUp.count).sqlite")
+        try setUp.writeJSONLIfMissing()
         let fresh = !FileManager.default.fileExists(atPath: database.path)
+        let opening = DispatchTime.now().uptimeNanoseconds
         let store = try TweetStore(location: .file(database.path))
         if fresh {
             let start = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = StoreSuite.cpuSeconds()
             let report = try await store.importJSONL(at: jsonl)
+            let importSeconds = StoreSuite.seconds(since: start)
+            add(
+                "import-rate", Double(report.tweets) / importSeconds, "tweets/s",
+                "import \(report.tweets) tweets into a new store")
+            add("import-cpu", StoreSuite.cpuSeconds() - cpuStart, "cpu-s", "the same, CPU time")
             try await store.optimize()
             add("import", StoreSuite.seconds(since: start), "s", "import and optimize \(report.tweets) tweets")
+        } else {
+            // An older store's schema steps run here.
+            add("open", StoreSuite.seconds(since: opening), "s", "open the kept store (with any schema step it needs)")
         }
         let tweets = try await store.statistics().tweets
         let jq = withJQ && FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")

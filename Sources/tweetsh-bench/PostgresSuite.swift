@@ -4,136 +4,189 @@ import PostgresTesting
 import TweetKit
 import TweetStore
 
-/// The `pg` suite: the same generated twarc2 JSONL imported into an SQLite store and a PostgreSQL store in one run,
-/// then the `store` suite's 20-query mix on both (first page p50/p99), the mix from 8 concurrent clients (p99 per
-/// client), and disk per tweet.
+/// The `pg` suite: the same generated twarc2 JSONL imported into the SQLite store and into a PostgreSQL store, then
+/// the store suite's 20-query mix on each, alone and from several clients at once, side by side in one run.
 ///
-/// Usage: `tweetsh-bench pg [tweets] [--url postgresql://…]` (default 1,000,000 tweets). Without `--url` (or
-/// `TWEETSH_TEST_PG_URL`) it starts a throwaway cluster from the installed PostgreSQL binaries, as the tests do; a
-/// fresh database is made on it either way.
+/// Usage: `tweetsh-bench pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database]` (default 1,000,000
+/// tweets, 8 clients).
+/// Without `--url` (a superuser's `postgresql://user@host:port`, no database) it uses the server that
+/// `TWEETSH_TEST_PG_URL` names, or else starts a throwaway cluster as the PostgreSQL tests do. Each run imports into a
+/// new database, which is dropped at the end unless `--keep-database` is given.
 enum PostgresSuite: BenchSuite {
     static let name = "pg"
 
-    static func run(arguments: [String]) throws -> [Figure] {
-        var count = 1_000_000
-        var rest = arguments[...]
-        var environment = ProcessInfo.processInfo.environment
-        while let argument = rest.popFirst() {
-            if argument == "--url", let url = rest.popFirst() {
-                environment[PostgresTestServer.environmentVariable] = url
-                setenv(PostgresTestServer.environmentVariable, url, 1)
-            } else if let n = Int(argument.replacingOccurrences(of: "_", with: "")) {
-                count = n
-            } else {
-                throw StoreSuiteError(message: "unknown argument \(argument); usage: pg [tweets] [--url URL]")
-            }
-        }
-        if let reason = PostgresTestServer.unavailableReason {
-            throw StoreSuiteError(message: "no PostgreSQL server: \(reason)")
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweetsh-bench-pg-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let size = count
-        return try StoreSuite.blocking { try await measure(count: size, folder: folder) }
+    /// What the command line asked for, beside the corpus's size and folder.
+    struct Options {
+        var corpus: BenchCorpusFolder
+        var url: String?
+        var clients = 8
+        /// Keeps the benchmark's database on the server afterwards, to look at its plans and sizes.
+        var keepDatabase = false
     }
 
-    static func measure(count: Int, folder: URL) async throws -> [Figure] {
+    static let usage = "pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database]"
+
+    static func run(arguments: [String]) throws -> [Figure] {
+        var url: String?
+        var clients = 8
+        var corpusArguments: [String] = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--url":
+                guard let value = rest.popFirst() else { throw usageError("--url needs a server URL") }
+                url = value
+            case "--clients":
+                guard let text = rest.popFirst(), let n = Int(text), n > 0 else {
+                    throw usageError("--clients needs N > 0")
+                }
+                clients = n
+            default:
+                corpusArguments.append(argument)
+            }
+        }
+        let corpus = try BenchCorpusFolder(
+            arguments: corpusArguments, suite: name, flags: ["--keep-database"], usage: usage)
+        let options = Options(
+            corpus: corpus, url: url, clients: clients, keepDatabase: corpus.flags.contains("--keep-database"))
+        return try corpus.withFolder { try StoreSuite.blocking { try await measure(options) } }
+    }
+
+    private static func usageError(_ problem: String) -> StoreSuiteError {
+        StoreSuiteError(message: "\(problem); usage: \(usage)")
+    }
+
+    static func measure(_ options: Options) async throws -> [Figure] {
         var figures: [Figure] = []
         func add(_ id: String, _ value: Double, _ unit: String, _ label: String) {
             figures.append(Figure(suite: name, id: id, value: value, unit: unit, label: label))
         }
-        let corpus = DemoCorpus(seed: 2026, tweetCount: count)
-        let jsonl = folder.appendingPathComponent("corpus.jsonl")
-        guard FileManager.default.createFile(atPath: jsonl.path, contents: nil) else {
-            throw StoreSuiteError(message: "cannot create \(jsonl.path)")
-        }
-        let handle = try FileHandle(forWritingTo: jsonl)
-        try corpus.writeTwarc2JSONL(to: handle)
-        try handle.close()
+        let corpus = options.corpus.corpus
+        try options.corpus.writeJSONLIfMissing()
+        let jsonl = options.corpus.jsonl
+        let mix = StoreQuery.mix(corpus)
+        let count = options.corpus.count
 
-        let sqlitePath = folder.appendingPathComponent("tweets.sqlite").path
-        let sqlite = try TweetStore(location: .file(sqlitePath))
+        // SQLite first, in a file of its own beside the JSONL.
+        let database = options.corpus.folder.appendingPathComponent("pg-suite-side.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+        }
+        let sqlite = try TweetStore(location: .file(database.path))
         var start = DispatchTime.now().uptimeNanoseconds
+        var cpu = StoreSuite.cpuSeconds()
         let sqliteReport = try await sqlite.importJSONL(at: jsonl)
         add(
             "sqlite-import-rate", Double(sqliteReport.tweets) / StoreSuite.seconds(since: start), "tweets/s",
             "SQLite: import \(sqliteReport.tweets) tweets")
+        add("sqlite-import-cpu", StoreSuite.cpuSeconds() - cpu, "cpu-s", "SQLite: CPU of the import (all in-process)")
         try await sqlite.optimize()
-
-        let url = try PostgresTestServer.makeDatabase()
-        let postgres = try PostgresStore(address: url)
-        start = DispatchTime.now().uptimeNanoseconds
-        let postgresReport = try await postgres.importJSONL(at: jsonl)
-        add(
-            "pg-import-rate", Double(postgresReport.tweets) / StoreSuite.seconds(since: start), "tweets/s",
-            "PostgreSQL: import \(postgresReport.tweets) tweets (COPY and upsert, GIN index kept during the load)")
-        let connection = try PGConnection(conninfo: url)
-        try connection.execute("VACUUM ANALYZE", doing: "analyzing")
-
-        let stored = max(1, try postgres.counts().tweets)
         let sqliteBytes = ["", "-wal"].reduce(0.0) { total, suffix in
-            total
-                + ((try? FileManager.default.attributesOfItem(atPath: sqlitePath + suffix)[.size] as? NSNumber)?
-                    .doubleValue ?? 0)
+            total + fileSize(database.path + suffix)
         }
-        add("sqlite-disk-bytes-per-tweet", sqliteBytes / Double(stored), "B", "SQLite: database file per tweet")
-        let postgresBytes = Double(try connection.scalar("SELECT pg_database_size(current_database())") ?? 0)
+        add("sqlite-disk-bytes-per-tweet", sqliteBytes / Double(count), "B", "SQLite: database file per tweet")
+
+        // PostgreSQL: a new database on the chosen server.
+        let server = try options.url ?? PostgresTestServer.serverURL
+        let databaseName = "tweetsh_bench_\(getpid())"
+        let admin = try PGConnection(conninfo: server + "/postgres")
+        try admin.execute("DROP DATABASE IF EXISTS \(databaseName)")
+        try admin.execute("CREATE DATABASE \(databaseName)")
+        defer {
+            if !options.keepDatabase {
+                _ = try? admin.execute("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+            }
+        }
+        let address = server + "/" + databaseName
+        let postgres = try PostgresStore(address: address)
+        let backend = try postgres.serverProcessID()
+        let backendCPU = processCPUSeconds(backend)
+        start = DispatchTime.now().uptimeNanoseconds
+        cpu = StoreSuite.cpuSeconds()
+        let pgReport = try await postgres.importJSONL(at: jsonl)
         add(
-            "pg-disk-bytes-per-tweet", postgresBytes / Double(stored), "B",
-            "PostgreSQL: pg_database_size per tweet (tables, indexes, TOAST)")
+            "pg-import-rate", Double(pgReport.tweets) / StoreSuite.seconds(since: start), "tweets/s",
+            "PostgreSQL: import \(pgReport.tweets) tweets (COPY into staging, one upsert per batch)")
+        add("pg-import-cpu", StoreSuite.cpuSeconds() - cpu, "cpu-s", "PostgreSQL: CPU of the importing client")
+        if let before = backendCPU, let after = processCPUSeconds(backend) {
+            add("pg-import-server-cpu", after - before, "cpu-s", "PostgreSQL: CPU of the server process importing")
+        }
+        let vacuum = try PGConnection(conninfo: address)
+        try vacuum.execute("VACUUM ANALYZE")
+        let pgBytes = Double(try vacuum.scalar("SELECT pg_database_size(current_database())") ?? 0)
+        add("pg-disk-bytes-per-tweet", pgBytes / Double(count), "B", "PostgreSQL: database size per tweet")
 
-        let mix = StoreQuery.mix(corpus).map(\.text)
-        let stores: [(String, any CollectionStore)] = [("sqlite", sqlite), ("pg", postgres)]
-        for (label, store) in stores {
-            var firsts: [Double] = []
-            for query in mix {
-                for run in 0..<11 {
-                    let t0 = DispatchTime.now().uptimeNanoseconds
-                    _ = try await store.search(SearchRequest(query: query), cursor: nil)
-                    if run > 0 { firsts.append(StoreSuite.milliseconds(since: t0)) }
-                }
-            }
-            add("\(label)-first-page-p50", StoreSuite.percentile(firsts, 0.5), "ms", "first page over the 20-query mix")
-            add(
-                "\(label)-first-page-p99", StoreSuite.percentile(firsts, 0.99), "ms", "first page over the 20-query mix"
-            )
+        // One client each: the first page of every query of the mix, ten times after one warm-up.
+        for (label, source) in [("sqlite", sqlite as any TweetSource), ("pg", postgres as any TweetSource)] {
+            let samples = try await firstPages(source, mix: mix, runs: 10)
+            add("\(label)-first-page-p50", StoreSuite.percentile(samples, 0.5), "ms", "\(label): first page, mix")
+            add("\(label)-first-page-p99", StoreSuite.percentile(samples, 0.99), "ms", "\(label): first page, mix")
         }
 
-        // 8 clients at once, each with its own store (its own connection or SQLite handle), each running the mix 3 times.
+        // Several clients at once, each with its own store (its own connection), the mix five times each.
+        let clients = options.clients
         for label in ["sqlite", "pg"] {
-            let clients = try (0..<8).map { _ -> any CollectionStore in
-                label == "pg"
-                    ? try PostgresStore(address: url, migrate: false) : try TweetStore(location: .file(sqlitePath))
-            }
-            let perClient = try await withThrowingTaskGroup(of: Double.self) { group in
-                for client in clients {
-                    group.addTask {
-                        var samples: [Double] = []
-                        for _ in 0..<3 {
-                            for query in mix {
-                                let t0 = DispatchTime.now().uptimeNanoseconds
-                                _ = try await client.search(SearchRequest(query: query), cursor: nil)
-                                samples.append(StoreSuite.milliseconds(since: t0))
-                            }
-                        }
-                        return StoreSuite.percentile(samples, 0.99)
-                    }
+            var sources: [any TweetSource] = []
+            for _ in 0..<clients {
+                if label == "sqlite" {
+                    sources.append(try TweetStore(location: .file(database.path)))
+                } else {
+                    sources.append(try PostgresStore(address: address, migrate: false))
                 }
-                var all: [Double] = []
-                for try await p99 in group { all.append(p99) }
+            }
+            let started = DispatchTime.now().uptimeNanoseconds
+            let perClient = try await withThrowingTaskGroup(of: [Double].self) { group in
+                for source in sources {
+                    group.addTask { try await firstPages(source, mix: mix, runs: 5) }
+                }
+                var all: [[Double]] = []
+                for try await samples in group { all.append(samples) }
                 return all
             }
-            for client in clients { client.close() }
+            let wall = StoreSuite.seconds(since: started)
+            let p99s = perClient.map { StoreSuite.percentile($0, 0.99) }
+            let searches = perClient.reduce(0) { $0 + $1.count }
             add(
-                "\(label)-8-clients-p99-worst", perClient.max() ?? 0, "ms",
-                "first page p99 of the slowest of 8 concurrent clients")
+                "\(label)-\(clients)-clients-p50", StoreSuite.percentile(perClient.flatMap { $0 }, 0.5), "ms",
+                "\(label): first page with \(clients) clients at once, all samples")
             add(
-                "\(label)-8-clients-p99-median", StoreSuite.percentile(perClient, 0.5), "ms",
-                "median over the 8 clients of their first page p99")
+                "\(label)-\(clients)-clients-worst-p99", p99s.max() ?? 0, "ms",
+                "\(label): the worst client's p99 with \(clients) clients")
+            add(
+                "\(label)-\(clients)-clients-rate", Double(searches) / wall, "searches/s",
+                "\(label): first pages per second over all \(clients) clients")
         }
-        sqlite.close()
         postgres.close()
         return figures
+    }
+
+    /// The first page of each query in `mix`, `runs` times after a warm-up, in milliseconds.
+    static func firstPages(_ source: any TweetSource, mix: [StoreQuery], runs: Int) async throws -> [Double] {
+        var samples: [Double] = []
+        for query in mix {
+            _ = try await source.search(SearchRequest(query: query.text), cursor: nil)
+            for _ in 0..<runs {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                _ = try await source.search(SearchRequest(query: query.text), cursor: nil)
+                samples.append(StoreSuite.milliseconds(since: t0))
+            }
+        }
+        return samples
+    }
+
+    static func fileSize(_ path: String) -> Double {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.doubleValue ?? 0
+    }
+
+    /// User plus system CPU seconds of another process, from `/proc/<pid>/stat` (nil when it cannot be read).
+    static func processCPUSeconds(_ pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after the command name: state is field 3, utime 14, stime 15 (clock ticks).
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }

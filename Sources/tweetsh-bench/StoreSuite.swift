@@ -11,28 +11,11 @@ enum StoreSuite: BenchSuite {
     static let name = "store"
 
     static func run(arguments: [String]) throws -> [Figure] {
-        var count = 1_000_000
-        var folder = FileManager.default.temporaryDirectory.appendingPathComponent("tweetsh-bench-store-\(getpid())")
-        var keep = false
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            if argument == "--keep" {
-                keep = true
-            } else if argument == "--dir", let path = rest.popFirst() {
-                folder = URL(fileURLWithPath: path)
-                keep = true
-            } else if let n = Int(argument.replacingOccurrences(of: "_", with: "")) {
-                count = n
-            } else {
-                throw StoreSuiteError(
-                    message: "unknown argument \(argument); usage: store [tweets] [--dir PATH] [--keep]")
-            }
-        }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
-        let size = count
-        let target = folder
-        return try blocking { try await measure(count: size, folder: target) }
+        var setUp = try BenchCorpusFolder(
+            arguments: arguments, suite: name, flags: ["--keep"], usage: "store [tweets] [--dir PATH] [--keep]")
+        if setUp.flags.contains("--keep") { setUp.keep = true }
+        let corpus = setUp
+        return try setUp.withFolder { try blocking { try await measure(corpus) } }
     }
 
     /// Runs async work from the synchronous harness.
@@ -51,23 +34,19 @@ enum StoreSuite: BenchSuite {
         return try box.result!.get()
     }
 
-    static func measure(count: Int, folder: URL) async throws -> [Figure] {
+    static func measure(_ setUp: BenchCorpusFolder) async throws -> [Figure] {
         var figures: [Figure] = []
         func add(_ id: String, _ value: Double, _ unit: String, _ label: String) {
             figures.append(Figure(suite: name, id: id, value: value, unit: unit, label: label))
         }
-        let jsonl = folder.appendingPathComponent("corpus.jsonl")
+        let count = setUp.count
+        let folder = setUp.folder
+        let jsonl = setUp.jsonl
         let database = folder.appendingPathComponent("tweets.sqlite")
-        let corpus = DemoCorpus(seed: 2026, tweetCount: count)
-        if !FileManager.default.fileExists(atPath: jsonl.path) {
-            let start = DispatchTime.now().uptimeNanoseconds
-            guard FileManager.default.createFile(atPath: jsonl.path, contents: nil) else {
-                throw StoreSuiteError(message: "cannot create \(jsonl.path)")
-            }
-            let handle = try FileHandle(forWritingTo: jsonl)
-            defer { try? handle.close() }
-            try corpus.writeTwarc2JSONL(to: handle)
-            add("generate", seconds(since: start), "s", "DemoCorpus writes \(count) tweets as twarc2 JSONL")
+        let corpus = setUp.corpus
+        let generating = DispatchTime.now().uptimeNanoseconds
+        if try setUp.writeJSONLIfMissing() {
+            add("generate", seconds(since: generating), "s", "DemoCorpus writes \(count) tweets as twarc2 JSONL")
         }
         let jsonlBytes =
             (try FileManager.default.attributesOfItem(atPath: jsonl.path)[.size] as? NSNumber)?.doubleValue ?? 0

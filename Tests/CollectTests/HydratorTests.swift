@@ -44,6 +44,27 @@ struct HydratorTests {
         #expect(try await harness.store.lookup(ids: [ids[0]]).tweets.first?.text == StubLookupWorld.text(of: ids[0]))
     }
 
+    @Test func batchesAnsweredWhileOthersAreCommittedAreEachStoredOnce() async throws {
+        let harness = try HydrateHarness()
+        let ids = HydrateHarness.ids(2_030)
+        harness.stub.lookupWorld.setMissing(Array(ids[1_000..<1_004]), reason: .deleted)
+        // The shell's settings: four in flight, and up to eight answered batches waiting for the store.
+        let hydrator = Hydrator(
+            source: harness.source, store: harness.store, collection: "piped", concurrency: 4, writeAhead: 8)
+        let progress = Recorder<Hydrator.Progress>()
+        let summary = try await hydrator.run(ids: ids) { progress.append($0) }
+
+        #expect(summary.line == "2026 hydrated, 4 missing (4 deleted)")
+        #expect(summary.requests == 21)
+        let asked = harness.answeredBatches.flatMap { $0 }
+        #expect(asked.count == ids.count && Set(asked) == Set(ids), "every id asked for once")
+        let settled = progress.all.map(\.settled)
+        #expect(settled == settled.sorted() && settled.last == ids.count, "progress only grows, to the total")
+        let collections = try await harness.store.collections()
+        #expect(collections.first { $0.name == "piped" }?.tweets == 2_026)
+        #expect(try await harness.store.hydrationLedger(collection: "piped").missing.count == 4)
+    }
+
     @Test func anIdAbsentFromDataAndErrorsIsNotFound() async throws {
         let harness = try HydrateHarness()
         let ids = HydrateHarness.ids(5)

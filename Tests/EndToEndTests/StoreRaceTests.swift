@@ -4,7 +4,7 @@ import XCTest
 
 /// The schema version a store opened by this tweetsh has (TweetStore's `Schema.currentVersion`; these tests see the
 /// binary only).
-private let storeSchemaVersion = "6"
+private let storeSchemaVersion = "7"
 
 /// Many shells opening one store at the same moment, through the real binary: a new store that several processes
 /// create at once, and an old one that several upgrade at once. Every process must succeed, and the store must end
@@ -62,6 +62,8 @@ final class StoreRaceTests: XCTestCase {
             DROP TABLE twarc_blocks;
             DROP TABLE zstd_dictionaries;
             DROP TABLE store_facts;
+            DROP TRIGGER tweet_keys_follow_deletes;
+            DROP TABLE tweet_keys;
             ALTER TABLE tweets DROP COLUMN original;
             ALTER TABLE tweets DROP COLUMN twarc;
             PRAGMA user_version = 1;

@@ -75,6 +75,11 @@ struct PostgresStoreTests {
         let decode: @Sendable (Data) throws -> Page? = { line in
             if seen.increment() == 25 {
                 let admin = try PGConnection(conninfo: url)
+                // Lines are decoded ahead of the writer: let the first two batches commit before the cut.
+                let deadline = Date().addingTimeInterval(30)
+                while try admin.scalar("SELECT count(*) FROM tweets") ?? 0 < 1_000, Date() < deadline {
+                    usleep(20_000)
+                }
                 try admin.execute("SELECT pg_terminate_backend($1)", [.integer(Int64(pid))])
             }
             return try CollectionLineDecoder.decode(line: line, keepOriginals: true)

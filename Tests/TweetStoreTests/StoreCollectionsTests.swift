@@ -101,13 +101,14 @@ struct StoreCollectionsTests {
             try await store.insert(Array(DemoCorpus.firstRun))
             try await store.insert([Page(tweets: [Tweet(id: 42, text: "older import about coffee", authorID: 1)])])
             try await store.database.run { connection in
-                // Back to the schema before the collections step, and so before the originals step that follows it.
+                // Back to the schema before the collections step (version 4), and so before the steps that follow it.
                 try connection.execute(
                     """
                     DROP TABLE collections; DROP TABLE collection_members; DROP TABLE store_settings;
                     DROP TABLE originals; DROP TABLE twarc_blocks; DROP TABLE zstd_dictionaries; DROP TABLE store_facts;
+                    DROP TRIGGER tweet_keys_follow_deletes; DROP TABLE tweet_keys;
                     ALTER TABLE tweets DROP COLUMN original; ALTER TABLE tweets DROP COLUMN twarc;
-                    PRAGMA user_version = \(Schema.currentVersion - 2);
+                    PRAGMA user_version = 4;
                     """)
             }
         }

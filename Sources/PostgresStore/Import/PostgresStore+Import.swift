@@ -21,12 +21,13 @@ public struct PostgresImportReport: Hashable, Sendable {
 }
 
 extension PostgresStore {
-    /// Imports a JSON Lines file (twarc2 output, API responses, one tweet per line) in batches of `batchLines`.
+    /// Imports a JSON Lines file (twarc2 output, API responses, one tweet per line) in batches of `batchLines` lines (or 8 MB).
     ///
     /// Each batch commits in one transaction together with the file's `imports` row (byte offset, line, counts), so
     /// an import killed at any point resumes after the last committed line when run again on the same unchanged
     /// file, and the counts come out exact. A role without the right to write gets `PostgresError.readOnly` before
-    /// anything is read. `progress` hears after each committed batch.
+    /// anything is read. A file imported to the end is read again from the start, as in the SQLite store. `progress`
+    /// hears after each committed batch.
     public func importJSONL(
         at url: URL, collection: String? = nil, batchLines: Int = 5_000,
         decodeLine: @escaping @Sendable (Data) throws -> Page? = { line in
@@ -49,48 +50,51 @@ extension PostgresStore {
             defer { try? handle.close() }
             try handle.seek(toOffset: UInt64(state.offset))
             let writer = PostgresWriter(connection: connection, codec: codec)
-            var pending: [UInt8] = []
-            var lines: [Data] = []
-            var consumed = state.offset
+            // One serial queue decodes batch after batch in file order (so lines are decoded in order) while this
+            // thread and the server write the batch before: decoding and writing overlap on two cores.
+            let decoder = DispatchQueue(label: "tweetsh.postgres-import.decode")
+            var inFlight: [PendingBatch] = []
             var problems: [ImportProblem] = []
             var readThisRun = 0
             var newThisRun = 0
-            func commit() throws {
-                var pages: [Page] = []
-                var errors = 0
-                for (index, line) in lines.enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
-                    do {
-                        if let page = try decodeLine(line) { pages.append(page) }
-                    } catch {
-                        errors += 1
-                        if problems.count < 10 {
-                            problems.append(
-                                ImportProblem(
-                                    line: state.line + index + 1, message: String(describing: error),
-                                    excerpt: String(decoding: line.prefix(200), as: UTF8.self)))
-                        }
-                    }
-                }
+            var submittedLines = state.line
+            func write(_ batch: PendingBatch) throws {
+                let decoded = batch.wait()
                 var next = state
-                next.offset = consumed
-                next.line += lines.count
-                next.errors += errors
-                let read = pages.reduce(0) { $0 + $1.tweets.count }
-                next.tweets += read
+                next.offset = batch.endOffset
+                next.line += batch.lineCount
+                next.errors += decoded.errors
+                next.tweets += decoded.tweets
+                next.finished = batch.isLast
                 let added = try connection.transaction {
-                    let added = try writer.write(pages, collection: collection)
+                    let added = try writer.write(decoded.rows, collection: collection)
                     try next.save(connection)
                     return added
                 }
                 state = next
+                readThisRun += decoded.tweets
                 newThisRun += added
-                readThisRun += read
-                lines.removeAll(keepingCapacity: true)
+                problems += decoded.problems.prefix(max(0, 10 - problems.count))
                 progress?(
                     ImportProgress(
-                        bytesRead: UInt64(consumed), totalBytes: UInt64(size), lines: state.line,
+                        bytesRead: UInt64(state.offset), totalBytes: UInt64(size), lines: state.line,
                         tweets: state.tweets, errors: state.errors))
             }
+            func submit(_ lines: [Data], endOffset: Int64, isLast: Bool) throws {
+                let batch = PendingBatch(lineCount: lines.count, endOffset: endOffset, isLast: isLast)
+                let firstLine = submittedLines + 1
+                submittedLines += lines.count
+                decoder.async {
+                    batch.fulfil(Self.decode(lines, firstLine: firstLine, decodeLine: decodeLine, codec: codec))
+                }
+                inFlight.append(batch)
+                // Two batches decoded ahead keep both cores busy; waiting here keeps memory at three batches.
+                while inFlight.count > 2 { try write(inFlight.removeFirst()) }
+            }
+            var pending: [UInt8] = []
+            var lines: [Data] = []
+            var lineBytes = 0
+            var consumed = state.offset
             while true {
                 let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
                 if chunk.isEmpty { break }
@@ -98,9 +102,14 @@ extension PostgresStore {
                 var start = 0
                 while let newline = pending[start...].firstIndex(of: 10) {
                     lines.append(Data(pending[start..<newline]))
+                    lineBytes += newline - start
                     consumed += Int64(newline - start + 1)
                     start = newline + 1
-                    if lines.count >= batchLines { try commit() }
+                    if lines.count >= batchLines || lineBytes >= Self.batchBytes {
+                        try submit(lines, endOffset: consumed, isLast: false)
+                        lines = []
+                        lineBytes = 0
+                    }
                 }
                 pending.removeFirst(start)
             }
@@ -108,12 +117,83 @@ extension PostgresStore {
                 lines.append(Data(pending))
                 consumed += Int64(pending.count)
             }
-            state.finished = true
-            try commit()
+            try submit(lines, endOffset: consumed, isLast: true)
+            while !inFlight.isEmpty { try write(inFlight.removeFirst()) }
             return PostgresImportReport(
                 lines: state.line, tweets: state.tweets, errors: state.errors, resumedAfterLine: resumedAfter,
                 problems: problems, tweetsThisRun: readThisRun, newTweets: newThisRun)
         }
+    }
+}
+
+extension PostgresStore {
+    /// A batch ends after `batchLines` lines or this many bytes of input, whichever comes first: twarc2 lines hold
+    /// a page of up to 100 tweets each, and a batch of 8 MB (about 6,000 tweets) keeps memory small while the
+    /// per-batch statements stay a small share of the work.
+    static let batchBytes = 8 << 20
+
+    /// Decodes one batch's lines (the first is line `firstLine` of the file) and builds its rows; a line that does
+    /// not decode is counted, and the first ten are kept with their line number, not fatal.
+    fileprivate static func decode(
+        _ lines: [Data], firstLine: Int, decodeLine: (Data) throws -> Page?, codec: OriginalsCodec
+    ) -> DecodedBatch {
+        var pages: [Page] = []
+        var errors = 0
+        var problems: [ImportProblem] = []
+        for (index, line) in lines.enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+            do {
+                if let page = try decodeLine(line) { pages.append(page) }
+            } catch {
+                errors += 1
+                if problems.count < 10 {
+                    problems.append(
+                        ImportProblem(
+                            line: firstLine + index, message: String(describing: error),
+                            excerpt: String(decoding: line.prefix(200), as: UTF8.self)))
+                }
+            }
+        }
+        let tweets = pages.reduce(0) { $0 + $1.tweets.count }
+        return DecodedBatch(
+            rows: PostgresBatchRows(pages, codec: codec), errors: errors, tweets: tweets, problems: problems)
+    }
+}
+
+/// A batch's rows and the number of lines in it that did not decode.
+private struct DecodedBatch: Sendable {
+    var rows: PostgresBatchRows
+    var errors: Int
+    /// Result tweets in the batch's pages.
+    var tweets = 0
+    /// The batch's first lines that did not decode.
+    var problems: [ImportProblem] = []
+}
+
+/// A batch handed to the decoding queue: where it ends in the file, and its rows once they are built.
+///
+/// Unchecked: `decoded` is written once by the decoding queue before `ready` is signalled and read only after
+/// `wait()` returns, so the semaphore orders the two.
+private final class PendingBatch: @unchecked Sendable {
+    let lineCount: Int
+    let endOffset: Int64
+    let isLast: Bool
+    private let ready = DispatchSemaphore(value: 0)
+    private var decoded: DecodedBatch?
+
+    init(lineCount: Int, endOffset: Int64, isLast: Bool) {
+        self.lineCount = lineCount
+        self.endOffset = endOffset
+        self.isLast = isLast
+    }
+
+    func fulfil(_ batch: DecodedBatch) {
+        decoded = batch
+        ready.signal()
+    }
+
+    func wait() -> DecodedBatch {
+        ready.wait()
+        return decoded ?? DecodedBatch(rows: PostgresBatchRows(), errors: 0)
     }
 }
 

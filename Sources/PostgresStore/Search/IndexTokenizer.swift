@@ -14,6 +14,20 @@ enum IndexTokenizer {
         var tokens: [String] = []
         var current = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
+            // ASCII first, without the Unicode tables: its letters and digits are its only L* and N* scalars, and
+            // `_` is the one token character beside them; case folds by one bit.
+            if scalar.isASCII {
+                let byte = UInt8(truncatingIfNeeded: scalar.value)
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): current.append(Unicode.Scalar(byte | 0x20))
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                    current.append(scalar)
+                default:
+                    if !current.isEmpty { tokens.append(String(current)) }
+                    current = String.UnicodeScalarView()
+                }
+                continue
+            }
             guard isTokenScalar(scalar) else {
                 if !current.isEmpty { tokens.append(String(current)) }
                 current = String.UnicodeScalarView()

@@ -53,13 +53,34 @@ enum SearchDocument {
                 positions[lexeme, default: []].append(position)
             }
         }
-        return order.map { lexeme in
-            quoted(lexeme) + ":" + positions[lexeme, default: []].prefix(256).map(String.init).joined(separator: ",")
-        }.joined(separator: " ")
+        var vector = ""
+        for lexeme in order {
+            if !vector.isEmpty { vector += " " }
+            vector += quoted(lexeme)
+            var separator = ":"
+            for position in positions[lexeme, default: []].prefix(256) {
+                vector += separator
+                vector += String(position)
+                separator = ","
+            }
+        }
+        return vector
     }
 
     /// A lexeme quoted for `tsvector` and `tsquery` input.
     static func quoted(_ lexeme: String) -> String {
-        "'" + lexeme.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+        // Index tokens never hold either character (the tokenizer splits at both), so the common case copies once.
+        guard lexeme.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "'") }) else {
+            return "'" + lexeme + "'"
+        }
+        var quoted = "'"
+        for scalar in lexeme.unicodeScalars {
+            switch scalar {
+            case "\\": quoted += "\\\\"
+            case "'": quoted += "''"
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "'"
     }
 }

@@ -72,11 +72,14 @@ internal class ElementFilterProducer<Downstream: Subscriber, Input, UpstreamFail
 
     /// The downstream and the live upstream subscription, for `customMirror` only (read under the lock, off the
     /// delivery path).
-    internal var reflected: (downstream: Downstream, upstream: (any Subscription)?) {
+    internal var reflected: (downstream: Downstream, upstream: (any Subscription)?, finished: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        if case .subscribed(let subscription) = state { return (downstream, subscription) }
-        return (downstream, nil)
+        switch state {
+        case .awaitingSubscription: return (downstream, nil, false)
+        case .subscribed(let subscription): return (downstream, subscription, false)
+        case .terminal: return (downstream, nil, true)
+        }
     }
 
     /// This operator's answers to protocol violations; by default it ignores them.

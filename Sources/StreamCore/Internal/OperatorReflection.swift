@@ -35,7 +35,7 @@ extension ElementFilterProducer: CustomReflectable, CustomPlaygroundDisplayConve
             return Mirror(
                 self,
                 children: [
-                    "downstream": state.downstream, "finished": state.upstream == nil,
+                    "downstream": state.downstream, "finished": state.finished,
                     "upstreamSubscription": state.upstream as Any,
                 ]
             )

@@ -48,7 +48,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = self.keyPath
-            upstream.subscribe(MapSubscriber(downstream: subscriber) { $0[keyPath: keyPath] })
+            upstream.subscribe(
+                KeyPathMapSubscriber(downstream: subscriber, keyPaths: (keyPath, nil, nil)) { $0[keyPath: keyPath] })
         }
     }
 
@@ -84,7 +85,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath0 = self.keyPath0
             let keyPath1 = self.keyPath1
-            upstream.subscribe(MapSubscriber(downstream: subscriber) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) })
+            upstream.subscribe(
+                KeyPathMapSubscriber(downstream: subscriber, keyPaths: (keyPath0, keyPath1, nil)) {
+                    ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
+                })
         }
     }
 
@@ -126,9 +130,66 @@ extension Publishers {
             let keyPath1 = self.keyPath1
             let keyPath2 = self.keyPath2
             upstream.subscribe(
-                MapSubscriber(downstream: subscriber) {
+                KeyPathMapSubscriber(downstream: subscriber, keyPaths: (keyPath0, keyPath1, keyPath2)) {
                     ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
                 })
         }
+    }
+}
+
+/// The key-path maps' subscriber: a map that also keeps its key paths, for Combine's names ("ValueForKey",
+/// "ValueForKeys") and mirror. The key paths are read only when a debugger or a `Mirror` asks.
+@usableFromInline
+internal struct KeyPathMapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline internal typealias Failure = Downstream.Failure
+
+    @usableFromInline internal let downstream: Downstream
+    @usableFromInline internal let keyPaths: (AnyKeyPath, AnyKeyPath?, AnyKeyPath?)
+    @usableFromInline internal let transform: (Input) -> Downstream.Input
+    @usableFromInline internal let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    internal init(
+        downstream: Downstream,
+        keyPaths: (AnyKeyPath, AnyKeyPath?, AnyKeyPath?),
+        transform: @escaping (Input) -> Downstream.Input
+    ) {
+        self.downstream = downstream
+        self.keyPaths = keyPaths
+        self.transform = transform
+    }
+
+    /// "ValueForKey" for one key path, "ValueForKeys" for several, as in Combine.
+    @usableFromInline
+    internal var description: String { keyPaths.1 == nil ? "ValueForKey" : "ValueForKeys" }
+
+    /// The key path ("keyPath"), or the key paths ("keyPath0", "keyPath1", …).
+    @usableFromInline
+    internal var customMirror: Mirror {
+        guard let second = keyPaths.1 else { return Mirror(self, children: ["keyPath": keyPaths.0]) }
+        var children: [(label: String?, value: Any)] = [("keyPath0", keyPaths.0), ("keyPath1", second)]
+        if let third = keyPaths.2 { children.append(("keyPath2", third)) }
+        return Mirror(self, children: children)
+    }
+
+    /// The description.
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+
+    @inlinable
+    internal func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        downstream.receive(transform(input))
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
     }
 }

@@ -68,7 +68,8 @@ private class FutureConduitBase<Output, Failure: Error> {
     var isLive: Bool { false }
 }
 
-/// One subscriber's subscription: delivers once both the result and demand are there, then forgets the subscriber.
+/// One subscriber's subscription: delivers once both the result and demand are there, then forgets the subscriber
+/// and the future (after the delivery, so that the subscriber still sees its parent while it is told, as in Combine).
 private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible
 {
@@ -80,6 +81,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
     private var downstream: Downstream?
     private var result: Result<Output, Failure>?
     private var hasDemand = false
+    private var delivering = false
 
     init(future: Future<Output, Failure>, downstream: Downstream) {
         self.future = future
@@ -116,28 +118,30 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
     }
 
     /// With the lock held: delivers a value when there is demand, or a failure regardless of demand, then unlocks.
+    /// The result is taken first, so a request or cancel made from inside the delivery finds nothing more to do.
     private func deliverIfReady() {
-        guard let result, let downstream else {
+        guard let result, let downstream, !delivering else {
             lock.unlock()
             return
         }
+        if case .success = result, !hasDemand {
+            lock.unlock()
+            return
+        }
+        delivering = true
+        self.result = nil
+        lock.unlock()
         switch result {
         case .success(let value):
-            guard hasDemand else {
-                lock.unlock()
-                return
-            }
-            let future = end()
-            lock.unlock()
             _ = downstream.receive(value)
             downstream.receive(completion: .finished)
-            withExtendedLifetime(future) {}
         case .failure(let error):
-            let future = end()
-            lock.unlock()
             downstream.receive(completion: .failure(error))
-            withExtendedLifetime(future) {}
         }
+        lock.lock()
+        let future = end()
+        lock.unlock()
+        withExtendedLifetime(future) {}
     }
 
     /// With the lock held: forgets the subscriber, the result and the future; returns the future to release later.
@@ -158,4 +162,27 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
         withExtendedLifetime(dropped) {}
         future?.remove(self)
     }
+}
+
+extension FutureConduit: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// The future (as "parent" and as "subject"), the subscriber and whether it has asked for the value, as in
+    /// Combine; the future and the subscriber show as `nil` once the result has been delivered or the subscription
+    /// cancelled.
+    var customMirror: Mirror {
+        lock.lock()
+        let parent = future
+        let subscriber = downstream
+        let asked = hasDemand
+        lock.unlock()
+        return Mirror(
+            self,
+            children: [
+                "parent": parent as Any, "downstream": subscriber as Any, "hasAnyDemand": asked,
+                "subject": parent as Any,
+            ]
+        )
+    }
+
+    /// "Future".
+    var playgroundDescription: Any { description }
 }

@@ -30,7 +30,7 @@ extension Publishers {
         /// Starts a fresh iteration of the sequence for this subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = SequenceSubscription<Elements, S>(sequence.makeIterator(), subscriber)
+            let subscription = SequenceSubscription<Elements, S>(sequence, subscriber)
             if subscription.isExhausted {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)
@@ -56,7 +56,10 @@ internal final class SequenceSubscription<Elements: Sequence, Downstream: Subscr
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Elements.Element {
     @usableFromInline internal let lock = Lock()
+    /// Set once the subscription has finished or been cancelled.
     @usableFromInline internal let cancelled = Atomic<Bool>(false)
+    /// The sequence, kept for the subscription's description and mirror only (the iterator is what is walked).
+    @usableFromInline internal let sequence: Elements
     @usableFromInline @exclusivity(unchecked) internal var iterator: Elements.Iterator
     /// The element the iterator produced last; `nil` once the sequence is exhausted.
     @usableFromInline @exclusivity(unchecked) internal var nextElement: Elements.Element?
@@ -70,8 +73,9 @@ where Downstream.Input == Elements.Element {
     @usableFromInline internal let canceller: (SequenceSubscription) -> Void
 
     @inlinable
-    internal init(_ iterator: Elements.Iterator, _ downstream: Downstream) {
-        self.iterator = iterator
+    internal init(_ sequence: Elements, _ downstream: Downstream) {
+        self.sequence = sequence
+        iterator = sequence.makeIterator()
         self.downstream = downstream
         emitter = { subscription, demand in subscription.emit(demand) }
         canceller = { subscription in subscription.cancelNow() }
@@ -82,8 +86,11 @@ where Downstream.Input == Elements.Element {
     @inlinable
     internal var isExhausted: Bool { nextElement == nil }
 
+    /// The sequence's own description while it plays, "Sequence" once finished or cancelled, as in Combine.
     @usableFromInline
-    internal var description: String { "Sequence" }
+    internal var description: String {
+        cancelled.load(ordering: .relaxed) ? "Sequence" : String(describing: sequence)
+    }
 
     /// `.none` is accepted and emits nothing, as in Combine.
     @inlinable
@@ -171,4 +178,19 @@ where Downstream.Input == Elements.Element {
         lock.unlock()
         withExtendedLifetime(dropped) {}
     }
+}
+
+extension SequenceSubscription: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// The sequence while it plays, and no elements once finished or cancelled, as Combine shows it.
+    @usableFromInline
+    internal var customMirror: Mirror {
+        if cancelled.load(ordering: .relaxed) {
+            return Mirror(self, children: ["sequence": [Elements.Element]()])
+        }
+        return Mirror(self, children: ["sequence": sequence])
+    }
+
+    /// The description.
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
 }

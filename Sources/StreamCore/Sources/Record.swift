@@ -122,7 +122,7 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
 extension Record {
     /// Plays a recording back: a loop that delivers while there is demand, entered by one caller at a time so a
     /// request made from inside `receive(_:)` only adds demand instead of recursing.
-    private final class Playback<Downstream: Subscriber>: Subscription, CustomStringConvertible
+    fileprivate final class Playback<Downstream: Subscriber>: Subscription, CustomStringConvertible
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private let lock = Lock()
         private var downstream: Downstream?
@@ -131,13 +131,18 @@ extension Record {
         private let completion: Subscribers.Completion<Failure>
         private var demand = Subscribers.Demand.none
         private var delivering = false
-        let description: String
 
         init(downstream: Downstream, recording: Recording) {
             self.downstream = downstream
             self.values = recording.output
             self.completion = recording.completion
-            self.description = String(describing: recording.output)
+        }
+
+        /// The recorded output while it plays, "Cancelled Events" once finished or cancelled, as in Combine.
+        var description: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return downstream == nil ? "Cancelled Events" : String(describing: values)
         }
 
         func request(_ demand: Subscribers.Demand) {
@@ -175,9 +180,25 @@ extension Record {
 
         func cancel() {
             lock.lock()
+            let dropped = (downstream, values)
             downstream = nil
             values = []
             lock.unlock()
+            // Released outside the lock: the subscriber's or a value's deinit may be user code.
+            withExtendedLifetime(dropped) {}
         }
     }
+}
+
+extension Record.Playback: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// The recorded output (none once finished or cancelled) and the completion, as in Combine.
+    var customMirror: Mirror {
+        lock.lock()
+        let remaining = values
+        lock.unlock()
+        return Mirror(self, children: ["sequence": remaining, "completion": completion])
+    }
+
+    /// The description.
+    var playgroundDescription: Any { description }
 }

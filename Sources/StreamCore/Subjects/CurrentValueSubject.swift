@@ -21,7 +21,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
     /// Creates a subject holding `value`.
     public init(_ value: Output) {
-        core = SubjectCore(currentValue: value, isCurrentValue: true)
+        core = SubjectCore(currentValue: value, kind: .currentValue)
     }
 
     deinit {

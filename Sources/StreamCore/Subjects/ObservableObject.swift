@@ -36,6 +36,17 @@ internal final class ObservableObjectRegistry: @unchecked Sendable {
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var sweepThreshold = 64
 
+    /// The default publisher of `object` if its synthesized `objectWillChange` has been read, without making one.
+    func existingPublisher(for object: AnyObject) -> ObservableObjectPublisher? {
+        let id = ObjectIdentifier(object)
+        lock.lock()
+        defer { lock.unlock() }
+        if let entry = entries[id], entry.object === object {
+            return entry.publisher
+        }
+        return nil
+    }
+
     func publisher(for object: AnyObject) -> ObservableObjectPublisher {
         let id = ObjectIdentifier(object)
         lock.lock()

@@ -9,12 +9,10 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public typealias Failure = Never
 
     @usableFromInline
-    internal let core = SubjectCore<Void, Never>(currentValue: nil, isCurrentValue: false)
+    internal let core = SubjectCore<Void, Never>(currentValue: nil, kind: .observableObject)
 
     /// Creates a publisher with no subscribers.
-    public init() {
-        core.subscriptionName = "ObservableObjectPublisher"
-    }
+    public init() {}
 
     /// Attaches a subscriber; it is told of changes made after it requested demand.
     @inlinable

@@ -5,7 +5,7 @@
 /// arriving after completion receives the completion at once.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     @usableFromInline
-    internal let core = SubjectCore<Output, Failure>(currentValue: nil, isCurrentValue: false)
+    internal let core = SubjectCore<Output, Failure>(currentValue: nil, kind: .passthrough)
 
     /// Creates a subject with no subscribers.
     public init() {}

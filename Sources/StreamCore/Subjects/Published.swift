@@ -8,16 +8,16 @@ import Synchronization
 @propertyWrapper
 public struct Published<Value> {
     @usableFromInline
-    internal let box: PublishedBox<Value>
+    internal let box: PublishedSubject<Value>
 
     /// Creates the property with an initial value (`@Published var x = value`).
     public init(wrappedValue: Value) {
-        box = PublishedBox(wrappedValue)
+        box = PublishedSubject(wrappedValue)
     }
 
     /// Creates the property with an initial value.
     public init(initialValue: Value) {
-        box = PublishedBox(initialValue)
+        box = PublishedSubject(initialValue)
     }
 
     /// Unavailable: the value is reached through the enclosing instance, so that changes can announce themselves.
@@ -61,17 +61,17 @@ public struct Published<Value> {
         public typealias Failure = Never
 
         @usableFromInline
-        internal let box: PublishedBox<Value>
+        internal let box: PublishedSubject<Value>
 
         @usableFromInline
-        internal init(box: PublishedBox<Value>) {
+        internal init(box: PublishedSubject<Value>) {
             self.box = box
         }
 
         /// Attaches a subscriber; it receives the current value on its first request, then each new value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            box.subject.attach(subscriber, owner: nil)
+            box.subject.attach(subscriber, owner: box)
         }
     }
 }
@@ -85,12 +85,14 @@ extension Published: PublishedStorageProtocol {
 extension Published: @unchecked Sendable where Value: Sendable {}
 
 /// The storage of one `@Published` property: its value, its subject, and the object's change publisher once known.
+/// Combine calls this object the property's `PublishedSubject`, and so do its subscriptions' mirrors; as in Combine,
+/// each subscription keeps it alive until the subscription ends.
 ///
 /// The value is read and written under a lock, as Combine's storage is, so a property set on one thread (say by
 /// `assign(to:)` after `receive(on:)`) and read on another is not a data race. Two threads setting it at once still
 /// race on which value ends up stored, as with any property.
 @usableFromInline
-internal final class PublishedBox<Value>: @unchecked Sendable {
+internal final class PublishedSubject<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) internal var value: Value
     @usableFromInline internal let subject: SubjectCore<Value, Never>
     /// The enclosing object's change publisher, set once and held at +1 until deinit.
@@ -105,8 +107,7 @@ internal final class PublishedBox<Value>: @unchecked Sendable {
     @usableFromInline
     internal init(_ value: Value) {
         self.value = value
-        subject = SubjectCore(currentValue: value, isCurrentValue: true)
-        subject.subscriptionName = "PublishedSubject"
+        subject = SubjectCore(currentValue: value, kind: .published)
     }
 
     deinit {
@@ -116,10 +117,12 @@ internal final class PublishedBox<Value>: @unchecked Sendable {
         objectWillChange.load(ordering: .acquiring)?.release()
     }
 
-    /// Finds the enclosing object's default change publisher; called on the property's first write.
+    /// Finds the enclosing object's default change publisher, if it has been made; called on the property's first
+    /// write. Only the synthesized `objectWillChange` is announced to, as in Combine: an object that declares its own
+    /// publisher sends on it itself. One made later adopts this property when it is created.
     @usableFromInline
     internal func resolveSlowly(_ object: AnyObject) {
-        if let observable = object as? any ObservableObject, let publisher = defaultPublisher(of: observable) {
+        if let publisher = ObservableObjectRegistry.shared.existingPublisher(for: object) {
             adopt(publisher)
         }
         resolved.store(true, ordering: .releasing)
@@ -161,9 +164,4 @@ internal final class PublishedBox<Value>: @unchecked Sendable {
         assignments.append(assignment)
         lock.unlock()
     }
-}
-
-/// The object's `objectWillChange` when it is an `ObservableObjectPublisher` (the default, or one the class declares).
-private func defaultPublisher<Object: ObservableObject>(of object: Object) -> ObservableObjectPublisher? {
-    object.objectWillChange as? ObservableObjectPublisher
 }

@@ -40,6 +40,8 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
 
     @usableFromInline internal let lock = Lock()
     @usableFromInline internal let isCurrentValue: Bool
+    /// Which subject this subscription belongs to: it names the subscription.
+    @usableFromInline internal let kind: SubjectKind
     @usableFromInline @exclusivity(unchecked) internal var core: SubjectCore<Output, Failure>?
     /// The subject object, kept alive by its subscriptions until they end.
     @usableFromInline @exclusivity(unchecked) internal var owner: AnyObject?
@@ -66,14 +68,16 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
         core: SubjectCore<Output, Failure>,
         receiveValue: @escaping (Output) -> Subscribers.Demand,
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-        isCurrentValue: Bool,
+        downstream: Any,
+        kind: SubjectKind,
         owner: AnyObject?
     ) {
         self.core = core
         self.owner = owner
-        handlers = Unmanaged.passRetained(SubjectConduitHandlers(receiveValue, receiveCompletion))
-        self.needsCurrentValue = isCurrentValue
-        self.isCurrentValue = isCurrentValue
+        handlers = Unmanaged.passRetained(SubjectConduitHandlers(receiveValue, receiveCompletion, downstream))
+        self.kind = kind
+        isCurrentValue = core.isCurrentValue
+        needsCurrentValue = core.isCurrentValue
     }
 
     deinit {
@@ -87,13 +91,9 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
         handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.receiveValue(value) }
     }
 
+    /// The subject's name, as Combine describes its subscriptions (the same before and after the end).
     @usableFromInline
-    internal var description: String {
-        lock.lock()
-        let name = core?.subscriptionName
-        lock.unlock()
-        return name ?? (isCurrentValue ? "CurrentValueSubject" : "PassthroughSubject")
-    }
+    internal var description: String { kind.subscriptionName }
 
     @inlinable
     internal func offer(_ value: Output) {
@@ -357,7 +357,8 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
             lock.unlock()
             return
         }
-        addDemandLocked(demand)
+        // Combine's ObservableObjectPublisher signals every change to a subscriber that has asked for anything.
+        addDemandLocked(kind == .observableObject ? .unlimited : demand)
         let firstRequest = !hasRequested
         hasRequested = true
         if needsCurrentValue {
@@ -400,13 +401,17 @@ internal final class SubjectConduit<Output, Failure: Error>: Subscription, Custo
 internal final class SubjectConduitHandlers<Output, Failure: Error> {
     @usableFromInline internal let receiveValue: (Output) -> Subscribers.Demand
     @usableFromInline internal let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    /// The subscriber itself, for the subscription's mirror only (the closures above are what deliveries call).
+    @usableFromInline internal let downstream: Any
 
     @inlinable
     internal init(
         _ receiveValue: @escaping (Output) -> Subscribers.Demand,
-        _ receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+        _ receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        _ downstream: Any
     ) {
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
+        self.downstream = downstream
     }
 }

@@ -1,3 +1,26 @@
+/// Which of Combine's subjects a core stands behind: it names the subscriptions and picks the few rules that differ.
+@usableFromInline
+internal enum SubjectKind: UInt8, Sendable {
+    case passthrough
+    case currentValue
+    /// A `@Published` property's subject: a current-value subject under another name.
+    case published
+    /// An `ObservableObjectPublisher`: a passthrough subject whose subscribers get every signal once they have asked
+    /// for any, as in Combine.
+    case observableObject
+
+    /// The name Combine gives this subject's subscriptions.
+    @usableFromInline
+    internal var subscriptionName: String {
+        switch self {
+        case .passthrough: "PassthroughSubject"
+        case .currentValue: "CurrentValueSubject"
+        case .published: "PublishedSubject"
+        case .observableObject: "ObservableObjectPublisher"
+        }
+    }
+}
+
 /// The state both subjects share: their subscribers in subscription order, the completion once sent, the upstream
 /// subscriptions given through `send(subscription:)`, and for `CurrentValueSubject` the current value.
 ///
@@ -13,16 +36,17 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) internal var hasDownstreamDemand = false
     /// Only used by `CurrentValueSubject`; `nil` for `PassthroughSubject`.
     @usableFromInline @exclusivity(unchecked) internal var currentValue: Output?
-    /// Whether this is a `CurrentValueSubject`'s core; fixed at creation, so readable without the lock.
+    /// Whether this core keeps a current value (`CurrentValueSubject`, `@Published`); fixed at creation, so
+    /// readable without the lock.
     @usableFromInline internal let isCurrentValue: Bool
-    /// The name Combine gives this subject's subscriptions when it is not the plain subject ("PublishedSubject",
-    /// "ObservableObjectPublisher"); set once, before any subscriber arrives, and read only for descriptions.
-    internal var subscriptionName: String?
+    /// Which subject this is; fixed at creation.
+    @usableFromInline internal let kind: SubjectKind
 
     @inlinable
-    internal init(currentValue: Output?, isCurrentValue: Bool) {
+    internal init(currentValue: Output?, kind: SubjectKind) {
         self.currentValue = currentValue
-        self.isCurrentValue = isCurrentValue
+        self.kind = kind
+        isCurrentValue = kind == .currentValue || kind == .published
     }
 
     /// Attaches a subscriber; a subscriber arriving after completion gets an empty subscription and the completion.
@@ -41,7 +65,8 @@ internal final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             core: self,
             receiveValue: { subscriber.receive($0) },
             receiveCompletion: { subscriber.receive(completion: $0) },
-            isCurrentValue: isCurrentValue,
+            downstream: subscriber,
+            kind: kind,
             owner: owner
         )
         conduits.append(conduit)

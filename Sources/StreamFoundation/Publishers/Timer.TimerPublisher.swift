@@ -5,7 +5,9 @@ extension Timer {
     /// Returns a connectable publisher that emits the current date every `interval` seconds on `runLoop` in `mode`.
     ///
     /// Nothing ticks until `connect()` (or `autoconnect()`); a tick reaching a subscriber without demand is dropped for
-    /// that subscriber, as in Combine.
+    /// that subscriber, as in Combine. Combine's `publish` does not pass `tolerance` on (the publisher's `tolerance`
+    /// is `nil`), and neither does this one, so code behaves the same on both; to give the timer a tolerance, create
+    /// the `TimerPublisher` directly.
     public static func publish(
         every interval: TimeInterval,
         tolerance: TimeInterval? = nil,
@@ -13,7 +15,7 @@ extension Timer {
         in mode: RunLoop.Mode,
         options: RunLoop.SchedulerOptions? = nil
     ) -> TimerPublisher {
-        TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+        TimerPublisher(interval: interval, tolerance: nil, runLoop: runLoop, mode: mode, options: options)
     }
 
     /// A connectable publisher of dates driven by a repeating `Timer`; subscribers share one timer.
@@ -115,7 +117,8 @@ extension Timer {
     }
 }
 
-private final class TimerSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+/// A subscriber's subscription to the timer. As Combine's, it has no description or mirror of its own.
+private final class TimerSubscription: Subscription, @unchecked Sendable {
     private weak var publisher: Timer.TimerPublisher?
     private let delivery: DemandGatedDelivery<Date, Never>
 
@@ -123,8 +126,6 @@ private final class TimerSubscription: Subscription, CustomStringConvertible, @u
         self.publisher = publisher
         self.delivery = delivery
     }
-
-    var description: String { "Timer" }
 
     func request(_ demand: Subscribers.Demand) {
         precondition(demand != .none, "demand must not be .none")

@@ -39,85 +39,91 @@ extension URLSession {
 
         /// Gives the subscriber a subscription whose first demand starts the task.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscriber.receive(
-                subscription: DataTaskSubscription(
-                    request: request,
-                    session: session,
-                    downstream: AnySubscriber(subscriber)
-                ))
+            subscriber.receive(subscription: DataTaskSubscription(parent: self, downstream: subscriber))
         }
     }
 }
 
-private final class DataTaskSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private enum State {
-        case waitingForDemand(URLRequest, URLSession)
-        case running(URLSessionDataTask)
-        case done
-    }
+/// What a data task's completion handler calls.
+private protocol DataTaskFinishing: AnyObject, Sendable {
+    /// Delivers the task's outcome, once.
+    func finish(data: Data?, response: URLResponse?, error: (any Error)?)
+}
 
+/// One subscriber's data task: made on the first demand and resumed on every demand (as Combine does; resuming a
+/// running task does nothing), cancelled with the subscription.
+private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, DataTaskFinishing, @unchecked Sendable
+where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
     private let lock = NSLock()
-    private var state: State
-    private var downstream: AnySubscriber<URLSession.DataTaskPublisher.Output, URLError>?
+    /// The publisher, until the task completes or the subscription is cancelled.
+    private var parent: URLSession.DataTaskPublisher?
+    private var task: URLSessionDataTask?
+    private var downstream: Downstream?
+    private var demand = Subscribers.Demand.none
 
-    init(
-        request: URLRequest, session: URLSession,
-        downstream: AnySubscriber<URLSession.DataTaskPublisher.Output, URLError>
-    ) {
-        state = .waitingForDemand(request, session)
+    init(parent: URLSession.DataTaskPublisher, downstream: Downstream) {
+        self.parent = parent
         self.downstream = downstream
     }
 
     var description: String { "DataTaskPublisher" }
 
+    /// The task (none before the first demand), the subscriber, the publisher and the demand, as in Combine.
+    var customMirror: Mirror {
+        lock.lock()
+        defer { lock.unlock() }
+        return Mirror(
+            self,
+            children: ["task": task as Any, "downstream": downstream as Any, "parent": parent as Any, "demand": demand]
+        )
+    }
+
+    /// "DataTaskPublisher".
+    var playgroundDescription: Any { description }
+
     func request(_ demand: Subscribers.Demand) {
         precondition(demand != .none, "demand must not be .none")
-        let task: URLSessionDataTask? = lock.withLock {
-            guard case .waitingForDemand(let request, let session) = state else { return nil }
-            let task = session.dataTask(with: request) { [weak self] data, response, error in
-                self?.finish(data: data, response: response, error: error)
+        // The completion handler reaches this subscription through a non-generic existential: a `@Sendable` closure
+        // may not capture the subscriber's metatype.
+        let finisher: any DataTaskFinishing = self
+        let toResume: URLSessionDataTask? = lock.withLock {
+            guard let parent else { return nil }
+            self.demand += demand
+            if let task { return task }
+            let made = parent.session.dataTask(with: parent.request) { [weak finisher] data, response, error in
+                finisher?.finish(data: data, response: response, error: error)
             }
-            state = .running(task)
-            return task
+            task = made
+            return made
         }
         // Resumed outside the lock: a completion on another thread takes the same lock.
-        task?.resume()
+        toResume?.resume()
     }
 
     func cancel() {
-        let (task, released): (URLSessionDataTask?, AnySubscriber<URLSession.DataTaskPublisher.Output, URLError>?) =
-            lock.withLock {
-                defer {
-                    state = .done
-                    downstream = nil
-                }
-                if case .running(let task) = state { return (task, downstream) }
-                return (nil, downstream)
-            }
-        task?.cancel()
-        _ = released
+        let ended = lock.withLock { () -> (URLSessionDataTask?, Downstream?, URLSession.DataTaskPublisher?) in
+            defer { (task, downstream, parent) = (nil, nil, nil) }
+            return (task, downstream, parent)
+        }
+        ended.0?.cancel()
     }
 
-    private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        let subscriber: AnySubscriber<URLSession.DataTaskPublisher.Output, URLError>? = lock.withLock {
-            guard case .running = state else { return nil }
-            state = .done
-            defer { downstream = nil }
-            return downstream
+    func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
+        let ended = lock.withLock { () -> (Downstream?, URLSession.DataTaskPublisher?) in
+            guard task != nil else { return (nil, nil) }
+            defer { (task, downstream, parent) = (nil, nil, nil) }
+            return (downstream, parent)
         }
-        guard let subscriber else { return }
+        guard let subscriber = ended.0 else { return }
         if let error {
-            subscriber.receive(completion: .failure(Self.urlError(error)))
+            // Combine passes a URLError on and reports any other error as an unknown URLError.
+            subscriber.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
         } else if let response {
             _ = subscriber.receive((data: data ?? Data(), response: response))
             subscriber.receive(completion: .finished)
         } else {
-            subscriber.receive(completion: .failure(URLError(.badServerResponse)))
+            subscriber.receive(completion: .failure(URLError(.unknown)))
         }
-    }
-
-    private static func urlError(_ error: any Error) -> URLError {
-        if let urlError = error as? URLError { return urlError }
-        return URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error as NSError])
     }
 }

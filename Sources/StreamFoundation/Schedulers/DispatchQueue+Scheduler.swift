@@ -89,25 +89,35 @@ extension DispatchQueue: Scheduler {
         }
 
         /// The distance to `other`, in nanoseconds.
+        ///
+        /// Dispatch counts uptimes up to `Int64.max`; anything later stands for the distant future, and, as in
+        /// Combine, the distance between such an instant and any other is the longest stride, in either direction.
         public func distance(to other: SchedulerTimeType) -> Stride {
-            let start = Int64(truncatingIfNeeded: dispatchTime.uptimeNanoseconds)
-            let end = Int64(truncatingIfNeeded: other.dispatchTime.uptimeNanoseconds)
-            let (difference, overflow) = end.subtractingReportingOverflow(start)
-            return Stride(.nanoseconds(Int(overflow ? (end < start ? Int64.min : Int64.max) : difference)))
+            let start = dispatchTime.uptimeNanoseconds
+            let end = other.dispatchTime.uptimeNanoseconds
+            if start == end { return Stride(.nanoseconds(0)) }
+            guard let from = Int64(exactly: start), let to = Int64(exactly: end) else {
+                return Stride(.nanoseconds(.max))
+            }
+            // Both are at most Int64.max apart, so the difference cannot overflow.
+            return Stride(.nanoseconds(Int(to - from)))
         }
 
-        /// The instant `n` later (earlier if negative), clamped to the clock's range.
+        /// The instant `n` later (earlier if negative), saturating as Dispatch's own time arithmetic does: past
+        /// `Int64.max` nanoseconds it is `DispatchTime.distantFuture`, and it is never earlier than one nanosecond after
+        /// boot (zero means "now" to Dispatch). The distant future stays the distant future.
         public func advanced(by n: Stride) -> SchedulerTimeType {
             let base = dispatchTime.uptimeNanoseconds
+            if base == DispatchTime.distantFuture.uptimeNanoseconds { return self }
             let moved: UInt64
             if n.magnitude >= 0 {
                 let (sum, overflow) = base.addingReportingOverflow(UInt64(n.magnitude))
-                moved = overflow ? UInt64.max : sum
+                guard !overflow, sum <= UInt64(Int64.max) else { return SchedulerTimeType(.distantFuture) }
+                moved = sum
             } else {
-                let back = n.magnitude.magnitude
-                moved = base > UInt64(back) ? base - UInt64(back) : 1
+                let back = UInt64(n.magnitude.magnitude)
+                moved = base > back ? base - back : 1
             }
-            // Zero means "now" to Dispatch, so the earliest instant is one nanosecond after boot.
             return SchedulerTimeType(DispatchTime(uptimeNanoseconds: max(moved, 1)))
         }
 
@@ -144,6 +154,11 @@ extension DispatchQueue: Scheduler {
         {
             /// The signed length in nanoseconds.
             public var magnitude: Int
+
+            /// Combine's coding key for the length.
+            private enum CodingKeys: String, CodingKey {
+                case magnitude = "_nanoseconds"
+            }
 
             /// The length as a dispatch interval.
             public var timeInterval: DispatchTimeInterval {

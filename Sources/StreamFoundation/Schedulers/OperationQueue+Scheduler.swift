@@ -16,32 +16,32 @@ extension OperationQueue: Scheduler {
         0
     }
 
-    /// Adds the action to this queue as an operation.
+    /// Adds the action to this queue as a block operation.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let work = UncheckedSendableAction(action)
-        addOperation {
-            work.run()
-        }
+        // One `addOperation(_:)` call with a `BlockOperation`, as Combine makes (the block form would add a second).
+        addOperation(
+            BlockOperation {
+                work.run()
+            })
     }
 
-    /// Adds the action to this queue once `date` is reached; the wait happens on a dispatch timer, not on the queue,
-    /// so a delayed action never occupies one of the queue's slots while waiting.
+    /// Adds an operation for the action to this queue at once; it becomes ready at `date`. The wait happens on a
+    /// dispatch timer, not on the queue, so the waiting operation never occupies one of the queue's slots, and
+    /// `waitUntilAllOperationsAreFinished()` waits for it, as in Combine.
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        let work = UncheckedSendableAction(action)
-        DispatchQueue.global().asyncAfter(deadline: Self.deadline(for: date)) { [self] in
-            addOperation {
-                work.run()
-            }
-        }
+        let operation = DelayedOperation(UncheckedSendableAction(action))
+        addOperation(operation)
+        operation.becomeReady(at: Self.deadline(for: date))
     }
 
-    /// Adds the action to this queue at `date` and then every `interval`, until the returned cancellable cancels the
-    /// dispatch timer that drives it.
+    /// Runs the action on this queue at `date` and then every `interval`, until the returned cancellable is cancelled
+    /// (or released). Each tick is an operation added when the previous one runs, ready when the tick is due.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -49,22 +49,13 @@ extension OperationQueue: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let work = UncheckedSendableAction(action)
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(
-            deadline: Self.deadline(for: date),
-            repeating: .nanoseconds(Self.nanoseconds(interval.timeInterval)),
-            leeway: .nanoseconds(Self.nanoseconds(tolerance.timeInterval))
+        let schedule = RepeatingOperationSchedule(
+            queue: self,
+            interval: .nanoseconds(Self.nanoseconds(interval.timeInterval)),
+            action: UncheckedSendableAction(action)
         )
-        timer.setEventHandler { [self] in
-            addOperation {
-                work.run()
-            }
-        }
-        timer.resume()
-        return AnyCancellable {
-            timer.cancel()
-        }
+        schedule.add(dueAt: Self.deadline(for: date))
+        return AnyCancellable(schedule)
     }
 
     /// Converts a wall-clock date into a deadline on the uptime clock, measured from now.

@@ -55,10 +55,25 @@ struct Hydrator: Sendable {
     let store: any CollectionStore
     let collection: String
     var batchSize = 100
-    /// Batches without an answer at once, counted from the oldest one; answers are committed as they come.
+    /// Batches without an answer at once, counted from the oldest one.
     var concurrency = 1
+    /// Answered batches that may wait for the store beyond `concurrency`: while the store commits some, the next
+    /// ones are fetched, decoded and prepared. With 0 a batch is asked for only once every earlier answer but the
+    /// `concurrency - 1` in flight is committed; either way memory holds at most `concurrency + writeAhead` batches.
+    var writeAhead = 0
+
+    /// What a child task of a run finished: a batch answered and prepared, or a group of them committed.
+    private enum Step: Sendable {
+        case answered(index: Int, PreparedHydration, found: Int, absent: Int)
+        case committed(batches: Int, found: Int, absent: Int)
+    }
 
     /// Runs over `ids` (distinct, in input order), skipping those an earlier run settled.
+    ///
+    /// A pipeline: up to `concurrency` batches are fetched at once, and each is decoded and prepared for the store
+    /// (its originals compressed) in its own task, so both cores work on pages while the store's thread commits the
+    /// batches answered before, as many as are ready in one transaction. When the run stops (an error, or the caller
+    /// cancelling it), the answers already received are committed before it throws.
     func run(ids: [TweetID], progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> Summary {
         let before = try await store.hydrationLedger(collection: collection)
         let pending = ids.filter { !before.isSettled($0) }
@@ -72,41 +87,85 @@ struct Hydrator: Sendable {
         let started = clock.now()
         var done = 0
         progress(Progress(total: ids.count, settled: settledBefore, hydrated: hydrated, missing: missing))
-        try await withThrowingTaskGroup(of: (index: Int, found: Int, absent: Int).self) { group in
+        let failure: (any Error)? = await withThrowingTaskGroup(of: Step.self) { group in
             var next = 0
             var oldest = 0
-            var finished = Set<Int>()
+            var answered = Set<Int>()
+            var ready: [(PreparedHydration, found: Int, absent: Int)] = []
+            var writing = false
+            var failure: (any Error)?
             // The window starts at the oldest unanswered batch: while it is stalled (a slow response, a hang), no
-            // batch beyond the window is sent, so at any moment at most `concurrency` batches are without an answer.
+            // batch beyond the window is sent, so at any moment at most `concurrency` batches are without an answer,
+            // and at most `concurrency + writeAhead` are without a commit.
             func launch() {
-                while next < batches.count, next - oldest < max(1, concurrency) {
+                while failure == nil, next < batches.count, next - oldest < max(1, concurrency),
+                    next - done < max(1, concurrency) + writeAhead
+                {
                     let index = next
                     let batch = batches[index]
                     next += 1
                     group.addTask {
-                        let (found, absent) = try await self.settle(batch)
-                        return (index, found, absent)
+                        let (answer, found, absent) = try await self.answer(batch)
+                        return .answered(index: index, answer, found: found, absent: absent)
                     }
                 }
             }
-            launch()
-            while let result = try await group.next() {
-                done += 1
-                hydrated += result.found
-                missing += result.absent
-                finished.insert(result.index)
-                while finished.remove(oldest) != nil { oldest += 1 }
-                let elapsed = clock.now().timeIntervalSince(started)
-                let eta = HydrateETA.secondsLeft(
-                    batchesLeft: batches.count - done, secondsPerBatch: elapsed / Double(done),
-                    window: source.client.rateLimits().first { $0.endpoint == "GET /2/tweets" }, now: clock.now())
-                progress(
-                    Progress(
-                        total: ids.count, settled: hydrated + missing, hydrated: hydrated, missing: missing,
-                        secondsLeft: eta))
-                launch()
+            // Everything answered so far goes to the store in one transaction, behind the one being written.
+            func write() {
+                guard !writing, !ready.isEmpty else { return }
+                writing = true
+                let taken = ready
+                ready.removeAll()
+                group.addTask {
+                    try await self.store.recordHydrations(taken.map(\.0), collection: self.collection)
+                    return .committed(
+                        batches: taken.count, found: taken.reduce(0) { $0 + $1.found },
+                        absent: taken.reduce(0) { $0 + $1.absent })
+                }
             }
+            launch()
+            while true {
+                let step: Step
+                do {
+                    guard let finished = try await group.next() else { break }
+                    step = finished
+                } catch {
+                    // The first failure stops the fetching; answers already received are still committed.
+                    if failure == nil {
+                        failure = error
+                        group.cancelAll()
+                    }
+                    continue
+                }
+                switch step {
+                case .answered(let index, let answer, let found, let absent):
+                    answered.insert(index)
+                    while answered.remove(oldest) != nil { oldest += 1 }
+                    ready.append((answer, found, absent))
+                    write()
+                case .committed(let count, let found, let absent):
+                    writing = false
+                    done += count
+                    hydrated += found
+                    missing += absent
+                    if failure == nil {
+                        let elapsed = clock.now().timeIntervalSince(started)
+                        let eta = HydrateETA.secondsLeft(
+                            batchesLeft: batches.count - done, secondsPerBatch: elapsed / Double(done),
+                            window: source.client.rateLimits().first { $0.endpoint == "GET /2/tweets" },
+                            now: clock.now())
+                        progress(
+                            Progress(
+                                total: ids.count, settled: hydrated + missing, hydrated: hydrated, missing: missing,
+                                secondsLeft: eta))
+                    }
+                    write()
+                    launch()
+                }
+            }
+            return failure
         }
+        if let failure { throw failure }
         let after = try await store.hydrationLedger(collection: collection)
         var byReason: [String: Int] = [:]
         var misses: [HydrationMiss] = []
@@ -120,8 +179,9 @@ struct Hydrator: Sendable {
             settledBefore: settledBefore, requests: batches.count, missing: misses)
     }
 
-    /// Asks for one batch and commits its answers; returns how many were hydrated and how many are missing.
-    private func settle(_ batch: [TweetID]) async throws -> (Int, Int) {
+    /// Asks for one batch and prepares its answers for the store; returns them with how many were hydrated and how
+    /// many are missing.
+    private func answer(_ batch: [TweetID]) async throws -> (PreparedHydration, Int, Int) {
         let page = try await source.hydrate(ids: batch)
         let asked = Set(batch)
         let returned = Set(page.tweets.map(\.id)).intersection(asked)
@@ -136,9 +196,9 @@ struct Hydrator: Sendable {
         let misses = batch.filter { !returned.contains($0) }.map {
             reasons[$0] ?? HydrationMiss(id: $0, reason: HydrateReason.notFound.rawValue, detail: nil)
         }
-        try await store.recordHydration(
-            page, collection: collection, hydrated: batch.filter { returned.contains($0) }, missing: misses)
-        return (returned.count, misses.count)
+        let prepared = store.prepareHydration(
+            page, hydrated: batch.filter { returned.contains($0) }, missing: misses)
+        return (prepared, returned.count, misses.count)
     }
 }
 

@@ -45,7 +45,9 @@ extension ShellSession {
             sources.waits.remove(waitToken)
             bar.finish()
         }
-        let hydrator = Hydrator(source: api, store: store, collection: collection, concurrency: Self.hydrateConcurrency)
+        let hydrator = Hydrator(
+            source: api, store: store, collection: collection, concurrency: Self.hydrateConcurrency,
+            writeAhead: Self.hydrateWriteAhead)
         let summary: Hydrator.Summary
         do {
             summary = try await hydrator.run(ids: input.ids) { bar.update($0) }
@@ -84,9 +86,14 @@ extension ShellSession {
         return input.problems.isEmpty ? .ok : .failed
     }
 
-    /// Batches of 100 in flight at once: four round trips overlap, and at most four batches are asked again after a
-    /// crash.
+    /// Batches of 100 in flight at once: four round trips overlap.
     static let hydrateConcurrency = 4
+
+    /// Answered batches that may wait for the store while the next ones are fetched and decoded: the store commits
+    /// what is ready in one transaction while both cores decode, and memory holds at most twelve batches of 100.
+    /// A crash loses the answers not yet committed (at most these and the four in flight; usually only the four,
+    /// as the store keeps up), and they are asked again.
+    static let hydrateWriteAhead = 8
 
     /// The collection a hydration joins unless told otherwise: the file's name without its extensions.
     static func hydrateCollectionName(_ url: URL) -> String {

@@ -6,8 +6,8 @@ import XAPI
 /// Writes streamed tweets into the store in batches, without ever making the stream's reader wait.
 ///
 /// `add` only appends to a list under a lock and wakes the writing task; the task lets a batch gather for up to 100 ms,
-/// takes everything waiting (up to `batchSize`) and inserts it in one transaction on the store's single writer thread, so while batch n is written,
-/// batch n+1 collects. Tweets join `collection`; those found by gap recovery also join `<collection>-recovered`, which
+/// takes everything waiting (up to `batchSize`), prepares it for the store and hands it to the store's single writer
+/// thread, one transaction a batch. While batch n is written, batch n+1 collects and is prepared. Tweets join `collection`; those found by gap recovery also join `<collection>-recovered`, which
 /// marks them. `finish()` commits what is left and reports.
 public final class StreamStoreWriter: @unchecked Sendable {
     /// What was written.
@@ -84,29 +84,37 @@ public final class StreamStoreWriter: @unchecked Sendable {
         await drain()
     }
 
+    /// Writes everything queued. Batch n+1 is taken and prepared (its rows, index words and compressed originals
+    /// built on this task) while the store's thread commits batch n, so the writer thread does only SQLite's work
+    /// and two batches at most are held beyond the queue.
     private func drain() async {
+        var writing: Task<Void, Never>?
         while true {
             let batch = lock.withLock { () -> [StreamedTweet] in
                 let taken = Array(pending.prefix(batchSize))
                 pending.removeFirst(taken.count)
                 return taken
             }
-            guard !batch.isEmpty else { return }
-            do {
-                try await store.insert(batch.map(\.page), collection: collection)
-                let recovered = batch.filter(\.recovered)
-                if !recovered.isEmpty {
-                    try await store.insert(recovered.map(\.page), collection: recoveredCollection)
+            guard !batch.isEmpty else { break }
+            let prepared = store.prepare(batch.map(\.page))
+            let recovered = batch.filter(\.recovered).map(\.id)
+            await writing?.value
+            writing = Task { [store, collection, recoveredCollection] in
+                do {
+                    // One transaction: the recovered ones join their own collection with the rest.
+                    try await store.insert(
+                        prepared, collection: collection, alsoInto: (collection: recoveredCollection, ids: recovered))
+                    self.lock.withLock {
+                        self.summary.stored += batch.count
+                        self.summary.recovered += recovered.count
+                        self.summary.batches += 1
+                    }
+                } catch {
+                    let message = ErrorText.describe(error)
+                    self.lock.withLock { if self.summary.failure == nil { self.summary.failure = message } }
                 }
-                lock.withLock {
-                    summary.stored += batch.count
-                    summary.recovered += recovered.count
-                    summary.batches += 1
-                }
-            } catch {
-                let message = ErrorText.describe(error)
-                lock.withLock { if summary.failure == nil { summary.failure = message } }
             }
         }
+        await writing?.value
     }
 }

@@ -24,6 +24,8 @@ final class PreparedTweet: Sendable {
     let extra: [UInt8]
     /// What the index should hold; nil for included tweets, which are not indexed.
     let document: TweetDocument?
+    /// What `top` and `stats` rank (`tweet_keys`); nil for included tweets and for tweets without keys.
+    let keys: ExploreKeys?
     /// The tweet's JSON as it came, compressed; nil when the source had none.
     let original: [UInt8]?
     /// The `__twarc` block of the page it came in.
@@ -48,6 +50,8 @@ final class PreparedTweet: Sendable {
         text = tweet.text
         extra = TweetRecord.encodeExtra(tweet)
         document = primary ? TweetDocument(tweet) : nil
+        let keys = primary && !tweet.entities.isEmpty ? ExploreKeys(tweet) : nil
+        self.keys = keys?.isEmpty == false ? keys : nil
     }
 
     /// Binds the row to a statement over `Writer`'s columns. `kept` is the original and `__twarc` block id to store,

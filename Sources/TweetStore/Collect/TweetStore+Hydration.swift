@@ -94,22 +94,7 @@ extension TweetStore {
             try connection.transaction {
                 let writer = try Writer(connection: connection)
                 try writer.write(batch)
-                // Made even when the batch held no tweet, so `collections` lists a hydration that found nothing.
-                _ = try CollectionMembership.collectionID(connection, name: collection)
-                try CollectionMembership.add(connection, batch, to: collection)
-                let settle = try connection.prepare(
-                    "INSERT OR REPLACE INTO hydrated_ids(collection, id, reason, detail) VALUES (?, ?, ?, ?)")
-                for tweet in hydrated {
-                    try settle.run([
-                        .text(collection), .integer(Int64(bitPattern: tweet.rawValue)), .null, .null,
-                    ])
-                }
-                for miss in missing {
-                    try settle.run([
-                        .text(collection), .integer(Int64(bitPattern: miss.id.rawValue)), .text(miss.reason),
-                        miss.detail.map { .text($0) } ?? .null,
-                    ])
-                }
+                try Self.settle(connection, batch, collection: collection, hydrated: hydrated, missing: missing)
             }
         }
     }

@@ -4,15 +4,37 @@ import TweetKit
 extension TweetStore {
     /// Ranks the `kind` keys of the tweets matching `query` (nil: every searchable tweet), `limit` rows, most first.
     ///
-    /// Authors and languages are grouped in SQL; hashtags, mentions and domains read only the rows whose flags say
-    /// they have some, and decode their entities; words read the text. Cancelling the task interrupts it.
+    /// Authors and languages are grouped in SQL; hashtags, mentions and domains come from `tweet_keys` (a word
+    /// query reads no row of `tweets`, see `ExploreKeys`); words read the text. Cancelling the task interrupts it.
     public func topList(
         _ kind: TopKind, query: SearchQuery?, request: SearchRequest, limit: Int
     ) async throws -> TopList {
         try await database.run { connection in
+            if let column = ExploreKeys.column(kind) {
+                let (tally, tweets) = try Self.tallyKeys(column, connection: connection, query: query, request: request)
+                return TopList(kind: kind, query: request.query, rows: tally.ranked(limit: limit), tweets: tweets)
+            }
             let counter = try Self.count(kind, connection: connection, query: query, request: request)
             return TopList(kind: kind, query: request.query, rows: counter.ranked(limit: limit), tweets: counter.tweets)
         }
+    }
+
+    /// Counts one `tweet_keys` column over the matches, and the matches: one pass of the match ids, each looked up in
+    /// that small table (a left join, so a match without keys still counts as looked at).
+    private static func tallyKeys(
+        _ column: String, connection: Connection, query: SearchQuery?, request: SearchRequest
+    ) throws -> (KeyTally, Int) {
+        var scope = try MatchScope.build(connection, query: query, request: request, needsRow: false)
+        scope.from += " LEFT JOIN tweet_keys k ON k.tweet = \(scope.idColumn)"
+        var tally = KeyTally()
+        var tweets = 0
+        try connection.withStatement(scope.select("k.\(column)"), scope.bindings) { statement in
+            while try statement.step() {
+                tweets += 1
+                statement.withBytes(0) { tally.add(encodedList: $0) }
+            }
+        }
+        return (tally, tweets)
     }
 
     private static func count(
@@ -45,18 +67,8 @@ extension TweetStore {
                 }
             }
         case .hashtags, .mentions, .domains:
-            let flag: TweetFlags = kind == .hashtags ? .hashtags : kind == .mentions ? .mentions : .links
-            let sql = scope.select("t.extra", extra: ["(t.flags & \(flag.rawValue)) != 0"])
-            try connection.withStatement(sql, scope.bindings) { statement in
-                while try statement.step() {
-                    var tweet = Tweet(id: 0, text: "")
-                    try TweetRecord.decodeExtra(statement.blob(0), into: &tweet)
-                    counter.add(tweet, author: nil)
-                }
-            }
-            // Tweets without the flag have no key; they still count as looked at.
-            let all = Int(try connection.scalar(scope.select("count(*)"), scope.bindings) ?? 0)
-            counter.addTweets(all - counter.tweets)
+            // Counted from `tweet_keys` by `tallyKeys`.
+            break
         case .words:
             try connection.withStatement(scope.select("t.text, t.lang"), scope.bindings) { statement in
                 while try statement.step() {

@@ -60,6 +60,17 @@ public protocol CollectionStore: TweetSource, PageCache {
     func topList(_ kind: TopKind, query: SearchQuery?, request: SearchRequest, limit: Int) async throws -> TopList
     /// The figures `stats` shows for a collection (all searchable tweets when nil).
     func overview(collection: String?) async throws -> CollectionOverview
+    /// Prepares pages for `insert(_:collection:alsoInto:)` on the calling thread (the SQLite store builds its rows
+    /// here; others may keep the pages as they are).
+    func prepare(_ pages: [Page]) -> PreparedPages
+    /// Writes prepared pages in one transaction: their result tweets join `collection`, and the ids of `alsoInto`
+    /// also join its collection.
+    func insert(_ prepared: PreparedPages, collection: String, alsoInto: (collection: String, ids: [TweetID])?)
+        async throws
+    /// Prepares one hydration batch for `recordHydrations(_:collection:)` on the calling thread.
+    func prepareHydration(_ page: Page, hydrated: [TweetID], missing: [HydrationMiss]) -> PreparedHydration
+    /// Commits several hydration batches' answers in one transaction.
+    func recordHydrations(_ answers: [PreparedHydration], collection: String) async throws
     /// Which ids of `collection` have been hydrated or found missing.
     func hydrationLedger(collection: String) async throws -> HydrationLedger
     /// Stores a hydrated page and records its ids' answers.
@@ -91,5 +102,19 @@ extension StoreError {
     /// a PostgreSQL store yet".
     public static func unavailable(_ what: String, on kind: String) -> StoreError {
         StoreError(message: "\(what) is not available on a \(kind) yet")
+    }
+}
+
+extension PreparedPages {
+    /// Pages kept as they are, for a store that builds its rows itself when it writes them.
+    package static func unprepared(_ pages: [Page]) -> PreparedPages {
+        PreparedPages(batch: PreparedBatch([]), pages: pages)
+    }
+}
+
+extension PreparedHydration {
+    /// Answers kept as they are, for a store without hydration bookkeeping of its own yet.
+    package static func unprepared(hydrated: [TweetID], missing: [HydrationMiss]) -> PreparedHydration {
+        PreparedHydration(batch: PreparedBatch([]), hydrated: hydrated, missing: missing)
     }
 }

@@ -1,0 +1,103 @@
+import Foundation
+import TweetKit
+import TweetStore
+
+/// One batch of pages as the COPY text the writer sends: users, media and tweets, each de-duplicated and sorted by
+/// key, with the originals compressed.
+///
+/// Building it needs no connection, so an import builds the next batch on another thread while the server takes
+/// the current one (`PostgresStore.importJSONL`).
+struct PostgresBatchRows: Sendable {
+    /// The `users` columns the rows fill, in order.
+    static let userColumns =
+        "id, username, name, profile_image_url, verified, description, location, created_at, protected, url, "
+        + "followers, following, tweet_count, listed, original"
+    /// The `media` columns the rows fill, in order.
+    static let mediaColumns = "media_key, type, url, preview_image_url, width, height, alt_text, original"
+
+    /// COPY rows for `users_staging`; empty when the batch names no user.
+    private(set) var users: [UInt8] = []
+    /// COPY rows for `media_staging`; empty when the batch has no media.
+    private(set) var media: [UInt8] = []
+    /// COPY rows for `tweets_staging` (`TweetRow.columns`); empty when the batch has no tweet.
+    private(set) var tweets: [UInt8] = []
+    /// Result tweets among the rows (a tweet only referenced by another does not count).
+    private(set) var primaries = 0
+
+    /// No rows.
+    init() {}
+
+    /// The rows of `pages`. The copy a tweet ends with follows the SQLite store's rule: a result beats a tweet stored
+    /// only as a reference, and among equals the last one wins.
+    init(_ pages: [Page], codec: OriginalsCodec) {
+        func compressed(_ original: OriginalJSON?) -> [UInt8]? { original.map { codec.compress($0.bytes) } }
+        var rows: [TweetRow] = []
+        var position: [TweetID: Int] = [:]
+        func keep(_ row: TweetRow) {
+            if let index = position[row.tweet.id] {
+                if row.primary || !rows[index].primary { rows[index] = row }
+            } else {
+                position[row.tweet.id] = rows.count
+                rows.append(row)
+            }
+        }
+        var users: [UserID: (User, [UInt8]?)] = [:]
+        var media: [String: (Media, [UInt8]?)] = [:]
+        for page in pages {
+            let originals = page.originals
+            for tweet in page.includedTweets {
+                keep(TweetRow(tweet: tweet, primary: false, original: compressed(originals.tweets[tweet.id])))
+            }
+            for tweet in page.tweets {
+                keep(TweetRow(tweet: tweet, primary: true, original: compressed(originals.tweets[tweet.id])))
+            }
+            for user in page.users { users[user.id] = (user, compressed(originals.users[user.id])) }
+            for item in page.media { media[item.mediaKey] = (item, compressed(originals.media[item.mediaKey])) }
+        }
+        self.users = Self.userRows(users.values.sorted { $0.0.id < $1.0.id })
+        self.media = Self.mediaRows(media.values.sorted { $0.0.mediaKey < $1.0.mediaKey })
+        var copy = CopyRows()
+        for row in rows.sorted(by: { $0.tweet.id < $1.tweet.id }) { row.append(to: &copy) }
+        tweets = copy.bytes
+        primaries = rows.filter(\.primary).count
+    }
+
+    private static func userRows(_ users: [(User, [UInt8]?)]) -> [UInt8] {
+        var rows = CopyRows()
+        for (user, original) in users {
+            rows.integer(Int64(bitPattern: user.id.rawValue))
+            rows.text(user.username)
+            rows.text(user.name)
+            rows.text(user.profileImageURL)
+            rows.text(user.verified ? "t" : "f")
+            rows.text(user.description)
+            rows.text(user.location)
+            rows.integer(user.createdAt.map(TweetRecord.milliseconds))
+            rows.text(user.protected ? "t" : "f")
+            rows.text(user.url)
+            rows.integer(user.metrics.map { Int64($0.followers) })
+            rows.integer(user.metrics.map { Int64($0.following) })
+            rows.integer(user.metrics.map { Int64($0.tweets) })
+            rows.integer(user.metrics.map { Int64($0.listed) })
+            rows.blob(original)
+            rows.endRow()
+        }
+        return rows.bytes
+    }
+
+    private static func mediaRows(_ media: [(Media, [UInt8]?)]) -> [UInt8] {
+        var rows = CopyRows()
+        for (item, original) in media {
+            rows.text(item.mediaKey)
+            rows.text(item.kind.rawValue)
+            rows.text(item.url)
+            rows.text(item.previewImageURL)
+            rows.integer(item.width.map { Int64($0) })
+            rows.integer(item.height.map { Int64($0) })
+            rows.text(item.altText)
+            rows.blob(original)
+            rows.endRow()
+        }
+        return rows.bytes
+    }
+}
