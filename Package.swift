@@ -65,7 +65,9 @@ let package = Package(
         // The shell.
         .target(
             name: "TweetShell",
-            dependencies: ["StreamCore", "StreamFoundation", "LineEditor", "TweetKit", "TweetStore", "XAPI"]
+            dependencies: [
+                "StreamCore", "StreamFoundation", "LineEditor", "TweetKit", "TweetStore", "PostgresStore", "XAPI",
+            ]
         ),
         .executableTarget(name: "tweetsh", dependencies: ["TweetShell"]),
         .executableTarget(
@@ -86,7 +88,7 @@ let package = Package(
             name: "PostgresStoreTests",
             dependencies: [
                 "PostgresStore", "PostgresTesting", "TweetStore", "TweetKit", "TerminalTesting",
-                "postgres-import-probe",
+                "postgres-import-probe", "tweetsh",
             ]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
         .testTarget(

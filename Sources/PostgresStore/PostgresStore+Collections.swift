@@ -25,9 +25,9 @@ extension PostgresStore {
 
     /// Deletes a collection in one transaction: its tweets that no other collection holds leave the store, the rest
     /// stay with their other collections; unfinished import records are forgotten, so a later import of the same
-    /// file starts again instead of resuming past tweets that are gone. Returns (deleted, kept).
+    /// file starts again instead of resuming past tweets that are gone.
     @discardableResult
-    public func drop(collection name: String) async throws -> (deleted: Int, kept: Int) {
+    public func drop(collection name: String) async throws -> DropReport {
         try withConnection { connection in
             try connection.transaction {
                 let exists = try connection.scalar(
@@ -49,7 +49,7 @@ extension PostgresStore {
                 try connection.execute(
                     "DELETE FROM collections WHERE name = $1", [.text(name)], doing: "dropping a collection")
                 try connection.execute("DELETE FROM imports WHERE NOT finished", doing: "dropping a collection")
-                return (deleted, total - deleted)
+                return DropReport(deleted: deleted, kept: total - deleted)
             }
         }
     }

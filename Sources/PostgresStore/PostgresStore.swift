@@ -9,26 +9,34 @@ import TweetStore
 /// One store holds one connection and uses it for one command at a time. When the server goes away mid-command the
 /// command fails with `PostgresError.connectionLost`, the connection is dropped, and the next command connects again.
 public final class PostgresStore: TweetSource, PageCache, Sendable {
-    /// The source's name in prompts and messages.
-    public let name = "postgresql"
+    /// `local`: to the shell this store is its own source (as the SQLite file is), not the X API; `kindName` says
+    /// which kind of store it is.
+    public let name = "local"
     /// The address with any password masked, for every message, history entry and log line.
     public let address: String
     /// Counting stops here, as in the SQLite store.
     public let countLimit: Int
+    /// Why this user cannot write (the role may only read, or the server is a read replica); nil when it can.
+    public let readOnlyReason: String?
+    /// Where the search history lives: an SQLite store on the user's own machine (XDG state), never the server, so
+    /// read-only users keep theirs; in memory when none was given.
+    let history: TweetStore
     private let conninfo: String
     private let connection: Mutex<PGConnection?>
 
     /// Opens the store at `address` (a `postgresql://` URL, a libpq key/value string, or "" for the `PG*`
     /// variables). With `migrate`, a store without the current schema is created or upgraded (under an advisory
     /// lock); without it, a store whose schema is missing or old is refused with a message naming `store init`.
-    public init(address: String, migrate: Bool = true, countLimit: Int = 10_000) throws {
+    /// `history` is where this user's search history is kept (`historyLocation(for:environment:)`); nil keeps it in
+    /// memory.
+    public init(
+        address: String, migrate: Bool = true, countLimit: Int = 10_000, history: StoreLocation? = nil
+    ) throws {
         self.conninfo = address
         self.address = ConnectionAddress.masked(address)
         self.countLimit = countLimit
         let opened = try PGConnection(conninfo: address)
-        if migrate {
-            try PostgresSchema.migrate(opened)
-        } else {
+        if !migrate {
             let version = try PostgresSchema.version(opened)
             if version > PostgresSchema.currentVersion {
                 throw PostgresError(.newerSchema, address: opened.address)
@@ -37,7 +45,37 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
                 throw PostgresError(.notInitialized, address: opened.address)
             }
         }
+        readOnlyReason = try Self.readOnlyReason(opened)
+        // Only an old or missing schema is migrated: the roles `store init` makes may write rows but not create
+        // tables, and open a current store without trying to.
+        if migrate {
+            let version = try PostgresSchema.version(opened)
+            if version > PostgresSchema.currentVersion { throw PostgresError(.newerSchema, address: opened.address) }
+            if version < PostgresSchema.currentVersion {
+                do {
+                    try PostgresSchema.migrate(opened)
+                } catch let error as PostgresError where error.kind == .readOnly {
+                    // A role that may not create tables needs the owner to set the store up first.
+                    throw PostgresError(.notInitialized, address: opened.address)
+                }
+            }
+        }
+        self.history = try TweetStore(location: history ?? .inMemory, countLimit: 0)
         connection = Mutex(opened)
+    }
+
+    /// Why `connection`'s user cannot write to the store, or nil. A database without the schema yet counts as
+    /// writable: opening it creates the schema, or fails with the server's refusal when the role may not.
+    private static func readOnlyReason(_ connection: PGConnection) throws -> String? {
+        if try connection.scalar("SELECT pg_is_in_recovery()::int", doing: "opening the store") == 1 {
+            return "the server is a read replica"
+        }
+        let exists = try connection.scalar(
+            "SELECT (to_regclass('tweets') IS NOT NULL)::int", doing: "opening the store")
+        guard exists == 1 else { return nil }
+        let writable = try connection.scalar(
+            "SELECT has_table_privilege('tweets', 'INSERT')::int", doing: "opening the store")
+        return writable == 1 ? nil : "your role may only read it"
     }
 
     /// Creates or upgrades the schema; returns whether this call did the work (false when it was done already, or
@@ -142,10 +180,14 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
 }
 
 extension PostgresStore {
-    /// Writes pages (an API response, a generated corpus) in one transaction; their result tweets join `collection`.
-    /// Returns how many result tweets were new.
+    /// Writes pages (an API response, a stream's batch) in one transaction; their result tweets join `collection`.
+    public func insert(_ pages: [Page], collection: String? = nil) async throws {
+        try await write(pages, collection: collection)
+    }
+
+    /// Writes pages as `insert` does and returns how many result tweets were new.
     @discardableResult
-    public func insert(_ pages: [Page], collection: String? = nil) async throws -> Int {
+    public func write(_ pages: [Page], collection: String? = nil) async throws -> Int {
         let codec = OriginalsCodec()
         return try withConnection { connection in
             try connection.transaction {

@@ -36,8 +36,8 @@ struct PostgresStoreTests {
     @Test func writingTheSamePagesTwiceChangesNothing() async throws {
         let (store, _) = try PostgresFixtures.store()
         let pages = Array(DemoCorpus(seed: 4, tweetCount: 300, pageSize: 100))
-        let added = try await store.insert(pages)
-        let again = try await store.insert(pages)
+        let added = try await store.write(pages)
+        let again = try await store.write(pages)
         #expect(added == 300)
         #expect(again == 0)
         #expect(try store.counts().tweets == 300)
@@ -94,8 +94,12 @@ struct PostgresStoreTests {
         #expect(resumed.tweets == tweets)
         #expect(resumed.errors == 0)
         #expect(try store.counts().tweets == 3_000)
-        let done = try await store.importJSONL(at: file)
-        #expect(done.alreadyDone)
+        // A finished file is read again from the start, adding nothing.
+        let again = try await store.importJSONL(at: file)
+        #expect(again.resumedAfterLine == 0)
+        #expect(again.newTweets == 0)
+        #expect(again.tweetsThisRun == tweets)
+        #expect(try store.counts().tweets == 3_000)
     }
 
     @Test func fourMigratorsAtOnceExactlyOneMigrates() async throws {

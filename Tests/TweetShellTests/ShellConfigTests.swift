@@ -24,7 +24,7 @@ final class ShellConfigTests: XCTestCase {
         XCTAssertEqual(
             problems,
             [
-                "config:7: unknown key 'pagesize'; known keys: source, page_size, format, color, api_base, collection",
+                "config:7: unknown key 'pagesize'; known keys: source, page_size, format, color, api_base, collection, store",
                 "config:8: format must be compact, detail, json or csv, found 'fancy'",
                 "config:9: expected 'key = value', found 'just words'",
             ])

@@ -6,14 +6,18 @@ import TweetStore
 public struct PostgresImportReport: Hashable, Sendable {
     /// Lines read in all runs of this file (blank lines included).
     public var lines: Int
-    /// Result tweets the file added to the store in all runs.
+    /// Result tweets read from the file in all runs (stored, whether new or not), as the SQLite store counts them.
     public var tweets: Int
     /// Lines that did not decode.
     public var errors: Int
     /// The line a resumed import started after (0 for a fresh one).
     public var resumedAfterLine: Int
-    /// Whether the file had been imported completely already, so nothing was read.
-    public var alreadyDone: Bool
+    /// The first ten lines that did not decode, by line number, with the decoder's message.
+    public var problems: [ImportProblem] = []
+    /// Result tweets read in this run (duplicates and tweets stored before included).
+    public var tweetsThisRun = 0
+    /// Result tweets of this run the store did not hold before.
+    public var newTweets = 0
 }
 
 extension PostgresStore {
@@ -22,12 +26,14 @@ extension PostgresStore {
     /// Each batch commits in one transaction together with the file's `imports` row (byte offset, line, counts), so
     /// an import killed at any point resumes after the last committed line when run again on the same unchanged
     /// file, and the counts come out exact. A role without the right to write gets `PostgresError.readOnly` before
-    /// anything is read.
+    /// anything is read. A file imported to the end is read again from the start, as in the SQLite store. `progress`
+    /// hears after each committed batch.
     public func importJSONL(
         at url: URL, collection: String? = nil, batchLines: Int = 5_000,
         decodeLine: @escaping @Sendable (Data) throws -> Page? = { line in
             try CollectionLineDecoder.decode(line: line, keepOriginals: true)
-        }
+        },
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> PostgresImportReport {
         let path = url.standardizedFileURL.path
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -39,11 +45,6 @@ extension PostgresStore {
                 try connection.scalar("SELECT has_table_privilege('tweets', 'INSERT')::int", doing: "importing")
             guard writable == 1 else { throw PostgresError(.readOnly, address: connection.address) }
             var state = try ImportState.load(connection, path: path, size: size, modified: modified)
-            if state.finished {
-                return PostgresImportReport(
-                    lines: state.line, tweets: state.tweets, errors: state.errors, resumedAfterLine: state.line,
-                    alreadyDone: true)
-            }
             let resumedAfter = state.line
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
@@ -53,22 +54,39 @@ extension PostgresStore {
             // thread and the server write the batch before: decoding and writing overlap on two cores.
             let decoder = DispatchQueue(label: "tweetsh.postgres-import.decode")
             var inFlight: [PendingBatch] = []
+            var problems: [ImportProblem] = []
+            var readThisRun = 0
+            var newThisRun = 0
+            var submittedLines = state.line
             func write(_ batch: PendingBatch) throws {
                 let decoded = batch.wait()
                 var next = state
                 next.offset = batch.endOffset
                 next.line += batch.lineCount
                 next.errors += decoded.errors
+                next.tweets += decoded.tweets
                 next.finished = batch.isLast
-                try connection.transaction {
-                    next.tweets += try writer.write(decoded.rows, collection: collection)
+                let added = try connection.transaction {
+                    let added = try writer.write(decoded.rows, collection: collection)
                     try next.save(connection)
+                    return added
                 }
                 state = next
+                readThisRun += decoded.tweets
+                newThisRun += added
+                problems += decoded.problems.prefix(max(0, 10 - problems.count))
+                progress?(
+                    ImportProgress(
+                        bytesRead: UInt64(state.offset), totalBytes: UInt64(size), lines: state.line,
+                        tweets: state.tweets, errors: state.errors))
             }
             func submit(_ lines: [Data], endOffset: Int64, isLast: Bool) throws {
                 let batch = PendingBatch(lineCount: lines.count, endOffset: endOffset, isLast: isLast)
-                decoder.async { batch.fulfil(Self.decode(lines, decodeLine: decodeLine, codec: codec)) }
+                let firstLine = submittedLines + 1
+                submittedLines += lines.count
+                decoder.async {
+                    batch.fulfil(Self.decode(lines, firstLine: firstLine, decodeLine: decodeLine, codec: codec))
+                }
                 inFlight.append(batch)
                 // Two batches decoded ahead keep both cores busy; waiting here keeps memory at three batches.
                 while inFlight.count > 2 { try write(inFlight.removeFirst()) }
@@ -103,7 +121,7 @@ extension PostgresStore {
             while !inFlight.isEmpty { try write(inFlight.removeFirst()) }
             return PostgresImportReport(
                 lines: state.line, tweets: state.tweets, errors: state.errors, resumedAfterLine: resumedAfter,
-                alreadyDone: false)
+                problems: problems, tweetsThisRun: readThisRun, newTweets: newThisRun)
         }
     }
 }
@@ -114,20 +132,30 @@ extension PostgresStore {
     /// per-batch statements stay a small share of the work.
     static let batchBytes = 8 << 20
 
-    /// Decodes one batch's lines and builds its rows; a line that does not decode is counted, not fatal.
+    /// Decodes one batch's lines (the first is line `firstLine` of the file) and builds its rows; a line that does
+    /// not decode is counted, and the first ten are kept with their line number, not fatal.
     fileprivate static func decode(
-        _ lines: [Data], decodeLine: (Data) throws -> Page?, codec: OriginalsCodec
+        _ lines: [Data], firstLine: Int, decodeLine: (Data) throws -> Page?, codec: OriginalsCodec
     ) -> DecodedBatch {
         var pages: [Page] = []
         var errors = 0
-        for line in lines where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+        var problems: [ImportProblem] = []
+        for (index, line) in lines.enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
             do {
                 if let page = try decodeLine(line) { pages.append(page) }
             } catch {
                 errors += 1
+                if problems.count < 10 {
+                    problems.append(
+                        ImportProblem(
+                            line: firstLine + index, message: String(describing: error),
+                            excerpt: String(decoding: line.prefix(200), as: UTF8.self)))
+                }
             }
         }
-        return DecodedBatch(rows: PostgresBatchRows(pages, codec: codec), errors: errors)
+        let tweets = pages.reduce(0) { $0 + $1.tweets.count }
+        return DecodedBatch(
+            rows: PostgresBatchRows(pages, codec: codec), errors: errors, tweets: tweets, problems: problems)
     }
 }
 
@@ -135,6 +163,10 @@ extension PostgresStore {
 private struct DecodedBatch: Sendable {
     var rows: PostgresBatchRows
     var errors: Int
+    /// Result tweets in the batch's pages.
+    var tweets = 0
+    /// The batch's first lines that did not decode.
+    var problems: [ImportProblem] = []
 }
 
 /// A batch handed to the decoding queue: where it ends in the file, and its rows once they are built.
@@ -184,12 +216,13 @@ private struct ImportState {
             [.text(path)], doing: "reading the import's progress"
         ) { row -> ImportState in
             var state = fresh
-            guard row.int64(0) == size, row.double(1) == modified else { return fresh }
+            // A finished import is read again from the start, as the SQLite store does: the upserts make that
+            // harmless, and a file whose collection was dropped since comes back.
+            guard row.int64(0) == size, row.double(1) == modified, row.text(6) != "t" else { return fresh }
             state.offset = row.int64(2)
             state.line = Int(row.int64(3))
             state.tweets = Int(row.int64(4))
             state.errors = Int(row.int64(5))
-            state.finished = row.text(6) == "t"
             return state
         }
         return rows.first ?? fresh

@@ -17,30 +17,7 @@ struct PostgresSearch {
 
     func search(_ query: SearchQuery, request: SearchRequest, cursor token: String?) throws -> Page {
         let reader = PostgresReader(connection: connection)
-        let terms = QueryCompiler(resolveUser: reader.userIDs(matching:))
-        var conditions = PostgresConditions()
-        conditions.add("(t.flags & \(TweetFlags.includedOnly.rawValue)) = 0")
-        try PostgresQueryCompiler(terms: terms)
-            .compile(query, prefixLastWord: request.prefixLastWord, into: &conditions)
-        if let id = request.sinceID {
-            conditions.add("t.id > \(conditions.bind(.integer(Int64(bitPattern: id.rawValue))))")
-        }
-        if let id = request.untilID {
-            conditions.add("t.id < \(conditions.bind(.integer(Int64(bitPattern: id.rawValue))))")
-        }
-        if let time = request.startTime {
-            conditions.add(
-                "coalesce(t.created_at >= \(conditions.bind(.integer(TweetRecord.milliseconds(time)))), FALSE)")
-        }
-        if let time = request.endTime {
-            conditions.add(
-                "coalesce(t.created_at < \(conditions.bind(.integer(TweetRecord.milliseconds(time)))), FALSE)")
-        }
-        if let collection = request.collection {
-            let name = conditions.bind(.text(collection))
-            conditions.add(
-                "EXISTS (SELECT 1 FROM collection_tweets m WHERE m.collection = \(name) AND m.tweet_id = t.id)")
-        }
+        var conditions = try self.conditions(query, request: request)
         let shared = conditions
         if let token {
             guard token.hasPrefix("r"), let id = Int64(token.dropFirst()) else {
@@ -66,6 +43,37 @@ struct PostgresSearch {
             page.resultCount = next == nil ? tweets.count : try count(shared, pageSize: pageSize)
         }
         return page
+    }
+
+    /// The conditions a tweet must meet to match `query` under `request`'s bounds and collection, over `tweets t`;
+    /// searches add the cursor and the limit, counts read every match.
+    func conditions(_ query: SearchQuery, request: SearchRequest) throws -> PostgresConditions {
+        let reader = PostgresReader(connection: connection)
+        let terms = QueryCompiler(resolveUser: reader.userIDs(matching:))
+        var conditions = PostgresConditions()
+        conditions.add("(t.flags & \(TweetFlags.includedOnly.rawValue)) = 0")
+        try PostgresQueryCompiler(terms: terms)
+            .compile(query, prefixLastWord: request.prefixLastWord, into: &conditions)
+        if let id = request.sinceID {
+            conditions.add("t.id > \(conditions.bind(.integer(Int64(bitPattern: id.rawValue))))")
+        }
+        if let id = request.untilID {
+            conditions.add("t.id < \(conditions.bind(.integer(Int64(bitPattern: id.rawValue))))")
+        }
+        if let time = request.startTime {
+            conditions.add(
+                "coalesce(t.created_at >= \(conditions.bind(.integer(TweetRecord.milliseconds(time)))), FALSE)")
+        }
+        if let time = request.endTime {
+            conditions.add(
+                "coalesce(t.created_at < \(conditions.bind(.integer(TweetRecord.milliseconds(time)))), FALSE)")
+        }
+        if let collection = request.collection {
+            let name = conditions.bind(.text(collection))
+            conditions.add(
+                "EXISTS (SELECT 1 FROM collection_tweets m WHERE m.collection = \(name) AND m.tweet_id = t.id)")
+        }
+        return conditions
     }
 
     /// The number of matches up to `countLimit` (nil beyond it, or when counting is off).

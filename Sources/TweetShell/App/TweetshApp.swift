@@ -27,6 +27,9 @@ public enum TweetshApp {
             print("tweetsh \(version)")
             return 0
         }
+        if let words = options.oneShot, words.first == "store" {
+            return StoreAdministration.run(Array(words.dropFirst()), environment: environment)
+        }
 
         let configPath = options.configPath ?? ShellConfig.defaultPath(environment: environment)
         var config = ShellConfig()
@@ -62,16 +65,11 @@ public enum TweetshApp {
         let output = ShellOutput.standard(style: style)
         for problem in configProblems { output.warning(problem) }
 
-        // The store.
-        let store: TweetStore
+        // The store: an SQLite file, or a PostgreSQL server (StoreChoice says which).
+        let store: any CollectionStore
         do {
-            let location: StoreLocation =
-                options.storePath.map { .file($0) } ?? .defaultLocation(environment: environment)
-            store = try TweetStore(location: location) { tweets in
-                output.note(
-                    "upgrading the store's search index for \(tweets) tweets; this happens once and takes about "
-                        + "\(max(1, tweets / 90_000)) s")
-            }
+            store = try StoreChoice.resolve(option: options.storePath, config: config.store, environment: environment)
+                .open(output: output, environment: environment)
         } catch {
             output.error(ErrorText.describe(error))
             return 1
@@ -79,11 +77,7 @@ public enum TweetshApp {
         // However the shell ends, the store is closed, which folds its write-ahead log into the file.
         ExitSignals.shared.install { store.close() }
         defer { store.close() }
-        if let reason = store.readOnlyReason {
-            output.warning(
-                "the store \(store.path ?? "") is read-only (\(reason)): searching, paging, show and export work, "
-                    + "but search history and the API cache are not saved")
-        }
+        StoreChoice.warnIfReadOnly(store, output: output)
 
         // Credentials and the API client.
         let waits = WaitBroadcaster()

@@ -52,7 +52,7 @@ struct Hydrator: Sendable {
     }
 
     let source: XAPISource
-    let store: TweetStore
+    let store: any CollectionStore
     let collection: String
     var batchSize = 100
     /// Batches without an answer at once, counted from the oldest one.

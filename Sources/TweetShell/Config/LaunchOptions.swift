@@ -11,7 +11,8 @@ public struct LaunchOptions: Equatable, Sendable {
     public var json = false
     /// `--source x|local`.
     public var source: SourceKind?
-    /// `--store PATH`: the SQLite store to open; also an SQLite URI (`file:PATH?mode=ro` opens it read-only).
+    /// `--store PATH|ADDRESS`: the SQLite store to open (also an SQLite URI: `file:PATH?mode=ro` opens it read-only),
+    /// or a PostgreSQL store (`postgresql://user@host/db`, or `postgres` for the `PG*` variables); see `StoreChoice`.
     public var storePath: String?
     /// `--config PATH`.
     public var configPath: String?
@@ -24,12 +25,14 @@ public struct LaunchOptions: Equatable, Sendable {
 
     /// The usage text for `--help` and usage errors.
     public static let usage = """
-        usage: tweetsh [--color auto|always|never] [--source x|local] [--store PATH] [--config PATH] [--json]
-                       [--width N] [-c "command; command…" | command words…]
+        usage: tweetsh [--color auto|always|never] [--source x|local] [--store PATH|postgresql://…] [--config PATH]
+                       [--json] [--width N] [-c "command; command…" | command words…]
+               tweetsh store init postgresql://owner@host/db [--importer NAME] [--reader NAME]
 
           tweetsh                      interactive shell (reads commands from stdin when it is not a terminal)
           tweetsh -c "search swift; more; show 3"
           tweetsh search swift --json  one command, then exit
+          tweetsh --store postgresql://me@lab/tweets   a shared PostgreSQL store (`postgres`: the PG* variables)
         Piped output: rows hold each tweet's whole text on one line; --width N (or COLUMNS) cuts them.
         Exit status: 0 ok, 1 a command failed, 2 usage error.
         """

@@ -19,9 +19,12 @@ public struct ShellConfig: Equatable, Sendable {
     public var collection: String?
     /// Where `api_base` was set (`file:line`), for the message about a bad one.
     public var apiBaseLocation: String?
+    /// `store`: the store to open when `--store` is not given (an SQLite path, a `postgresql://` address, or
+    /// `postgres` for the `PG*` variables; see `StoreChoice`).
+    public var store: String?
 
     /// The keys a config file may set.
-    public static let keys = ["source", "page_size", "format", "color", "api_base", "collection"]
+    public static let keys = ["source", "page_size", "format", "color", "api_base", "collection", "store"]
 
     /// Creates the defaults.
     public init() {}
@@ -74,6 +77,12 @@ public struct ShellConfig: Equatable, Sendable {
                     problems.append("\(file):\(lineNumber): collection needs a collection's name")
                 } else {
                     config.collection = value
+                }
+            case "store":
+                if value.isEmpty {
+                    problems.append("\(file):\(lineNumber): store needs a file's path or a postgresql:// address")
+                } else {
+                    config.store = value
                 }
             case "api_base":
                 // Not judged here: a bad base is fatal (XAPISettings.resolve), not a warning and a fallback.

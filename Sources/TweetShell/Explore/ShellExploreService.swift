@@ -8,11 +8,11 @@ import XAPI
 /// counts endpoints with `--source x`. Each request runs in a task behind an `AsyncThrowingStream`; cancelling the
 /// subscription cancels the task, which interrupts the SQLite statement or the HTTP request and any wait.
 public final class ShellExploreService: ExploreService, @unchecked Sendable {
-    private let store: TweetStore
+    private let store: any CollectionStore
     private let sources: SourceState
 
     /// Creates the service over the store and the shell's source settings.
-    public init(store: TweetStore, sources: SourceState) {
+    public init(store: any CollectionStore, sources: SourceState) {
         self.store = store
         self.sources = sources
     }

@@ -10,7 +10,7 @@ final class ExploreSession: @unchecked Sendable {
     private var subscriptions = Set<AnyCancellable>()
 
     init(
-        store: TweetStore, sources: SourceState, output: ShellOutput, environment: [String: String],
+        store: any CollectionStore, sources: SourceState, output: ShellOutput, environment: [String: String],
         settings: @escaping @Sendable () -> OutcomePrinter.Settings
     ) {
         viewModel = ExploreViewModel(

@@ -11,7 +11,7 @@ import XAPI
 /// Each call is an `AsyncThrowingStream` of progress turned into a publisher: cancelling the subscription ends the
 /// stream, which cancels its task, which cancels the HTTP request or interrupts the SQLite query.
 public final class ShellSearchService: SearchService, @unchecked Sendable {
-    private let store: TweetStore
+    private let store: any CollectionStore
     private let sources: SourceState
     private let now: @Sendable () -> Date
     private let credentials: CredentialReport?
@@ -19,7 +19,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     /// Creates the service over the store and the shell's current source settings; `credentials` says where the
     /// token came from, so a refused token from the environment is named.
     public init(
-        store: TweetStore, sources: SourceState, credentials: CredentialReport? = nil,
+        store: any CollectionStore, sources: SourceState, credentials: CredentialReport? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
@@ -63,8 +63,8 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     /// Records that `query` ran on `source` now, with the newest id it showed (the store keeps the newest ever, for
     /// `--new`) and where its next page starts (for `more` after a restart).
     private func record(_ query: String, source: String, newest: TweetID?, nextCursor: String?) async throws {
-        // A read-only store keeps no history; the shell said so once at start.
-        guard !store.isReadOnly else { return }
+        // A read-only store keeps no history, unless it is kept on this machine; the shell said so once at start.
+        guard !store.isReadOnly || store.keepsHistoryWhenReadOnly else { return }
         try await store.recordSearch(
             SearchHistoryEntry(
                 query: query, source: source, lastRun: now(),
@@ -194,7 +194,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         case .x:
             page = try await sources.requireAPI().search(request, cursor: cursor, policy: .cacheFirst(maxAge: nil)).page
         }
-        if search.recordsHistory, !store.isReadOnly, !holdsOwnToken(search.query),
+        if search.recordsHistory, !store.isReadOnly || store.keepsHistoryWhenReadOnly, !holdsOwnToken(search.query),
             let previous = try await store.lastSearch(query: search.query, source: kind.rawValue)
         {
             var entry = previous

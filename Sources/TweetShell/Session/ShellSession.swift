@@ -21,7 +21,7 @@ public enum CommandStatus: Equatable, Sendable {
 /// little mutable state here is behind a lock.
 public final class ShellSession: @unchecked Sendable {
     let output: ShellOutput
-    let store: TweetStore
+    let store: any CollectionStore
     let sources: SourceState
     let viewModel: SearchViewModel
     let printer: OutcomePrinter
@@ -48,7 +48,7 @@ public final class ShellSession: @unchecked Sendable {
 
     /// Creates a session. `history` is the command history (nil when scripted).
     public init(
-        output: ShellOutput, store: TweetStore, sources: SourceState, client: XAPIClient,
+        output: ShellOutput, store: any CollectionStore, sources: SourceState, client: XAPIClient,
         authenticator: Authenticator, config: ShellConfig, environment: [String: String], history: History?,
         isInteractive: Bool, width: Int? = nil, credentials: CredentialReport = CredentialReport()
     ) {

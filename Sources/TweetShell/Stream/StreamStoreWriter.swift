@@ -28,7 +28,7 @@ public final class StreamStoreWriter: @unchecked Sendable {
     public let collection: String
     /// The collection recovered tweets also join.
     public var recoveredCollection: String { collection + "-recovered" }
-    private let store: TweetStore
+    private let store: any CollectionStore
     private let batchSize: Int
     private let lock = NSLock()
     private var pending: [StreamedTweet] = []
@@ -38,7 +38,7 @@ public final class StreamStoreWriter: @unchecked Sendable {
     private var task: Task<Void, Never>?
 
     /// Starts the writing task.
-    public init(store: TweetStore, collection: String, batchSize: Int = 2_000) {
+    public init(store: any CollectionStore, collection: String, batchSize: Int = 2_000) {
         self.store = store
         self.collection = collection
         self.batchSize = batchSize

@@ -8,6 +8,8 @@ import TweetKit
 /// and hydrate pipelines overlap their CPU work with the store's this way, across both cores.
 public struct PreparedPages: Sendable {
     let batch: PreparedBatch
+    /// The pages as they came, for a store that prepares nothing ahead (PostgreSQL); empty from the SQLite store.
+    package var pages: [Page] = []
 
     /// Result tweets held (each id once).
     public var tweetCount: Int { batch.tweets.count(where: \.primary) }

@@ -30,6 +30,12 @@ public struct DropReport: Hashable, Sendable {
     public var deleted: Int
     /// Tweets of the collection kept because another collection holds them too.
     public var kept: Int
+
+    /// Creates a report (for every store behind `CollectionStore`).
+    public init(deleted: Int, kept: Int) {
+        self.deleted = deleted
+        self.kept = kept
+    }
 }
 
 extension TweetStore {

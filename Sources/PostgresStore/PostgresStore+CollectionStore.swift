@@ -1,0 +1,219 @@
+import Foundation
+import TweetKit
+import TweetStore
+
+/// The shell's side of the PostgreSQL store: what `CollectionStore` asks for. Searches, lookups, threads,
+/// collections, JSON Lines imports, exports with originals and the page cache run on the server; search history is
+/// the user's own (an SQLite file in XDG state); what the server side lacks yet says so in one sentence.
+extension PostgresStore: CollectionStore {
+    /// The address with its password masked.
+    public var displayLocation: String { address }
+    /// `PostgreSQL store`.
+    public var kindName: String { "PostgreSQL store" }
+    /// True: search history is kept on the user's machine, so a reader has one too.
+    public var keepsHistoryWhenReadOnly: Bool { true }
+
+    /// Where a user's search history for the store at `address` is kept: `$XDG_STATE_HOME/tweetsh/postgres/`
+    /// (or `~/.local/state/tweetsh/postgres/`), one file per server and database, named by a hash of the address
+    /// without its password, so the file name says nothing secret; nil when neither variable gives a home.
+    public static func historyLocation(for address: String, environment: [String: String]) -> StoreLocation? {
+        let folder: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            folder = state + "/tweetsh/postgres"
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            folder = home + "/.local/state/tweetsh/postgres"
+        } else {
+            return nil
+        }
+        // FNV-1a: stable across runs and platforms, unlike `Hasher`.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in ConnectionAddress.masked(address).utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return .file(folder + "/history-" + String(hash, radix: 16) + ".sqlite")
+    }
+
+    private func unavailable(_ what: String) -> StoreError {
+        StoreError.unavailable(what, on: kindName)
+    }
+
+    // MARK: Imports
+
+    /// Imports a plain JSON Lines file; compressed files, JSON documents and standard input are not available on a
+    /// PostgreSQL store yet. The collection defaults to the file's name, as in the SQLite store.
+    public func importJSON(
+        from input: ImportInput, collection: String?, progress: (@Sendable (ImportProgress) -> Void)?
+    ) async throws -> ImportReport {
+        guard case .file(let url) = input else { throw unavailable("importing from standard input") }
+        guard case .json(.lines, let compression) = try input.detect(), compression.isEmpty else {
+            throw StoreError(
+                message: "importing compressed files and JSON documents is not available on a \(kindName) yet; "
+                    + "plain JSON Lines files are")
+        }
+        let done = try await importJSONL(
+            at: url, collection: collection ?? input.collectionName, progress: progress)
+        var report = ImportReport(
+            lines: done.lines, tweets: done.tweets, errorCount: done.errors, problems: done.problems,
+            skippedLines: 0, resumedAfterLine: done.resumedAfterLine > 0 ? done.resumedAfterLine : nil)
+        report.tweetsThisRun = done.tweetsThisRun
+        report.newTweets = done.newTweets
+        return report
+    }
+
+    /// Not available on a PostgreSQL store yet.
+    public func importArchive(
+        at url: URL, collection: String?, progress: (@Sendable (ImportProgress) -> Void)?
+    ) async throws -> ImportReport {
+        throw unavailable("importing an X account archive")
+    }
+
+    /// False: a shared store never holds the demo corpus.
+    public func hidesDemoCorpus() async throws -> Bool { false }
+
+    /// Never seeds: a shared store starts empty and gets its data from `import`.
+    public func seedIfEmpty(collection: String?, _ make: @escaping @Sendable () -> [Page]) async throws -> Bool {
+        false
+    }
+
+    // MARK: Originals and exports
+
+    /// The page with the stored originals of its tweets, users and media filled in.
+    public func withOriginals(_ page: Page) async throws -> Page {
+        let codec = OriginalsCodec()
+        return try withConnection { connection in
+            var filled = page
+            filled.originals.merge(try PostgresOriginals(connection: connection, codec: codec).originals(for: page))
+            return filled
+        }
+    }
+
+    /// Writes every match of `query`, newest first, a page at a time with its originals.
+    public func exportAll(
+        _ query: SearchQuery, request: SearchRequest, to writer: ExportFileWriter, progress: (@Sendable (Int) -> Void)?
+    ) async throws -> Int {
+        var request = request
+        request.prefixLastWord = false
+        var written = 0
+        var cursor: String?
+        repeat {
+            try Task.checkCancellation()
+            var page = try await withOriginals(try await search(query, request: request, cursor: cursor))
+            cursor = page.nextToken
+            page.nextToken = nil
+            try writer.write(page)
+            written += page.tweets.count
+            progress?(written)
+        } while cursor != nil
+        return written
+    }
+
+    // MARK: Threads
+
+    /// The thread of a tweet, oldest first: its conversation, plus the tweets it replies to as far as the store
+    /// holds them. The root is the conversation id when known, else the oldest tweet reached.
+    public func thread(of id: TweetID, limit: Int) async throws -> (root: TweetID, page: Page) {
+        let limit = max(1, limit)
+        guard var top = try await lookup(ids: [id]).tweets.first else {
+            return (id, Page(tweets: []))
+        }
+        var found: [TweetID: Tweet] = [top.id: top]
+        if let conversation = top.conversationID {
+            for tweet in try await self.conversation(id: conversation, cursor: nil, limit: limit).tweets {
+                found[tweet.id] = tweet
+            }
+        }
+        while let parentID = top.repliedToID, found.count < limit,
+            let parent = try await lookup(ids: [parentID]).tweets.first
+        {
+            found[parent.id] = parent
+            top = parent
+        }
+        let root = found[id]?.conversationID ?? top.conversationID ?? top.id
+        let tweets = found.values.sorted { $0.id < $1.id }
+        let page = try withConnection { try PostgresReader(connection: $0).page(with: tweets) }
+        return (root, page)
+    }
+
+    // MARK: Not on a PostgreSQL store yet
+
+    /// Not available: `pg_dump` copies a PostgreSQL database.
+    public func backup(to path: String) async throws -> BackupReport {
+        throw StoreError(message: "backup copies an SQLite store; for a PostgreSQL store use pg_dump")
+    }
+
+    /// Not available on a PostgreSQL store yet.
+    public func topList(_ kind: TopKind, query: SearchQuery?, request: SearchRequest, limit: Int) async throws
+        -> TopList
+    {
+        throw unavailable("top")
+    }
+
+    /// Not available on a PostgreSQL store yet.
+    public func overview(collection: String?) async throws -> CollectionOverview {
+        throw unavailable("stats")
+    }
+
+    /// Not available on a PostgreSQL store yet.
+    public func hydrationLedger(collection: String) async throws -> HydrationLedger {
+        throw unavailable("hydrate")
+    }
+
+    /// Not available on a PostgreSQL store yet.
+    public func recordHydration(
+        _ page: Page, collection: String, hydrated: [TweetID], missing: [HydrationMiss]
+    ) async throws {
+        throw unavailable("hydrate")
+    }
+
+    /// Keeps the pages as they are: the store builds its COPY rows when it writes them.
+    public func prepare(_ pages: [Page]) -> PreparedPages { .unprepared(pages) }
+
+    /// Writes the pages into `collection`; the ids of `alsoInto` also join its collection, in the same transaction.
+    public func insert(
+        _ prepared: PreparedPages, collection: String, alsoInto: (collection: String, ids: [TweetID])?
+    ) async throws {
+        let codec = OriginalsCodec()
+        try withConnection { connection in
+            try connection.transaction {
+                _ = try PostgresWriter(connection: connection, codec: codec).write(
+                    prepared.pages, collection: collection)
+                guard let alsoInto, !alsoInto.ids.isEmpty else { return }
+                try connection.execute(
+                    "INSERT INTO collections(name, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                    [.text(alsoInto.collection), .text(String(Date().timeIntervalSince1970))],
+                    doing: "storing tweets")
+                try connection.execute(
+                    "INSERT INTO collection_tweets(collection, tweet_id) SELECT $1, unnest($2::bigint[]) "
+                        + "ON CONFLICT DO NOTHING",
+                    [.text(alsoInto.collection), .text(PostgresReader.array(alsoInto.ids))], doing: "storing tweets")
+            }
+        }
+    }
+
+    /// Keeps the answers as they are (hydrate is not available on a PostgreSQL store yet).
+    public func prepareHydration(_ page: Page, hydrated: [TweetID], missing: [HydrationMiss]) -> PreparedHydration {
+        .unprepared(hydrated: hydrated, missing: missing)
+    }
+
+    /// Not available on a PostgreSQL store yet.
+    public func recordHydrations(_ answers: [PreparedHydration], collection: String) async throws {
+        throw unavailable("hydrate")
+    }
+
+    // MARK: Search history, on the user's machine
+
+    /// Records a search in this user's own history file.
+    public func recordSearch(_ entry: SearchHistoryEntry) async throws {
+        try await history.recordSearch(entry)
+    }
+
+    /// This user's recent searches, most recent first.
+    public func searchHistory(limit: Int) async throws -> [SearchHistoryEntry] {
+        try await history.searchHistory(limit: limit)
+    }
+
+    /// This user's record of `query` on `source`.
+    public func lastSearch(query: String, source: String) async throws -> SearchHistoryEntry? {
+        try await history.lastSearch(query: query, source: source)
+    }
+}
