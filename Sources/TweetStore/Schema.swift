@@ -155,6 +155,8 @@ enum Schema {
                     try migrations[target].rebuild?(connection)
                     try connection.execute("PRAGMA user_version = \(target + 1)")
                 }
+                // A new file's index gets the import-friendly FTS5 settings; older stores keep theirs.
+                if start == 0 { try connection.execute(newIndexSettings) }
             }
             try connection.execute("COMMIT")
         } catch {

@@ -70,7 +70,9 @@ struct StoreOpener {
     }
 
     private func openWritable(_ connection: Connection, isFile: Bool) throws -> Opened {
-        _ = try Self.check(connection)
+        let version = try Self.check(connection)
+        // A file without tables yet takes the page size new stores are made with; SQLite ignores it afterwards.
+        if version == 0 { try connection.execute("PRAGMA page_size = \(Schema.newStorePageSize)") }
         if isFile { try Self.enableWAL(connection) }
         try Self.configure(connection)
         try Schema.migrate(connection, willRebuild: willUpgrade)

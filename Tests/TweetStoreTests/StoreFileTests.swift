@@ -42,6 +42,40 @@ struct StoreFileTests {
         #expect(try await reopened.search(SearchRequest(query: "#SwiftLang"), cursor: nil).tweets.map(\.id) == [100])
     }
 
+    /// A new file is made with the import settings (8 KB pages, FTS5 `hashsize` and `automerge`); a file made before,
+    /// with SQLite's defaults, keeps its own when it is upgraded, and takes writes and searches as before.
+    @Test func newStoresGetImportSettingsAndOlderOnesKeepTheirs() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func settings(_ store: TweetStore) async throws -> (pageSize: Int64?, index: [String]) {
+            try await store.database.run { connection in
+                let index = try connection.rows(
+                    "SELECT k, v FROM tweets_fts_config WHERE k IN ('automerge', 'hashsize') ORDER BY k"
+                ) { "\($0.text(0))=\($0.int(1))" }
+                return (try connection.scalar("PRAGMA page_size"), index)
+            }
+        }
+        let fresh = try TweetStore(location: .file(folder.appendingPathComponent("new.sqlite").path))
+        try await fresh.insert([Fixtures.page])
+        let made = try await settings(fresh)
+        #expect(made.pageSize == Int64(Schema.newStorePageSize))
+        #expect(made.index == ["automerge=16", "hashsize=16777216"])
+        #expect(try await fresh.search(SearchRequest(query: "#SwiftLang"), cursor: nil).tweets.map(\.id) == [100])
+
+        let oldPath = folder.appendingPathComponent("old.sqlite").path
+        do {
+            let connection = try Connection(path: oldPath)
+            try connection.execute(Schema.migrations[0].sql + "; PRAGMA user_version = 1;")
+            connection.close()
+        }
+        let upgraded = try TweetStore(location: .file(oldPath))
+        try await upgraded.insert([Fixtures.page])
+        let kept = try await settings(upgraded)
+        #expect(kept.pageSize == 4_096)
+        #expect(kept.index.isEmpty)
+        #expect(try await upgraded.search(SearchRequest(query: "#SwiftLang"), cursor: nil).tweets.map(\.id) == [100])
+    }
+
     /// A store written by the first schema (B-tree indexes for from:, to: and conversation_id:) opens with its index
     /// rebuilt: every operator still finds what it did, and the index agrees with the rows.
     @Test func versionOneStoreIsMigrated() async throws {

@@ -18,9 +18,10 @@ package final class OriginalsCodec: Sendable {
     static let trainingSamples = 1_000
     /// The dictionary's size: enough for the shared keys and the common values of tweets and users.
     static let dictionaryCapacity = 32 * 1024
-    /// zstd's level with a dictionary: level 3 (its default) packs these objects within a few percent of level 9
-    /// at several times the speed.
-    static let level: Int32 = 3
+    /// zstd's level: with the dictionary, level 1 compresses these objects about a third faster than level 3 (its
+    /// default) for blobs about 5% larger (docs/benchmarks.md). Imports compress every object they store, so speed
+    /// wins; blobs of any level decompress alike.
+    static let level: Int32 = 1
 
     /// A codec with no dictionary yet: it compresses without one until a dictionary is installed or trained.
     package init() {}
@@ -173,9 +174,10 @@ package final class OriginalsCodec: Sendable {
         }
         let context = state.withLock { $0.decompressors.popLast() ?? Context(compresses: false) }
         defer { state.withLock { $0.decompressors.append(context) } }
-        var output = [UInt8](repeating: 0, count: Int(size))
-        let written = output.withUnsafeMutableBytes { target in
-            blob.withUnsafeBytes { source in
+        var written = 0
+        // Not zeroed first: an export expands every tweet it writes, and zstd writes each byte it reports.
+        let output = [UInt8](unsafeUninitializedCapacity: Int(size)) { target, count in
+            written = blob.withUnsafeBytes { source in
                 if let dictionary {
                     ZSTD_decompress_usingDDict(
                         context.pointer, target.baseAddress, target.count, source.baseAddress, source.count,
@@ -185,6 +187,7 @@ package final class OriginalsCodec: Sendable {
                         context.pointer, target.baseAddress, target.count, source.baseAddress, source.count)
                 }
             }
+            count = ZSTD_isError(written) == 0 && written == target.count ? written : 0
         }
         guard ZSTD_isError(written) == 0, written == Int(size) else {
             throw StoreError(message: "a stored original is damaged")
