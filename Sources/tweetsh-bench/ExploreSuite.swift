@@ -67,47 +67,28 @@ enum ExploreSuite: BenchSuite {
             break
         }
         for (id, word) in [("common", common.word), ("rare", rare)] {
-            var times: [Double] = []
-            var cpu: [Double] = []
             var matched = 0
-            for run in 0..<21 {
-                let start = DispatchTime.now().uptimeNanoseconds
-                let cpuStart = StoreSuite.cpuSeconds()
-                matched = try await countByDay(store, word).total
-                if run > 0 {
-                    times.append(StoreSuite.milliseconds(since: start))
-                    cpu.append((StoreSuite.cpuSeconds() - cpuStart) * 1000)
-                }
-            }
+            let (times, cpu) = try await timedRuns(20) { matched = try await countByDay(store, word).total }
             add("count-day-\(id)-cpu-p50", StoreSuite.percentile(cpu, 0.5), "cpu-ms", "the same, CPU time, p50")
             let p50 = StoreSuite.percentile(times, 0.5)
             add("count-day-\(id)-p50", p50, "ms", "count \(word) --by day (\(matched) matches), 20 runs")
             add("count-day-\(id)-p99", StoreSuite.percentile(times, 0.99), "ms", "the same, p99")
             if jq {
-                let pipeline =
+                try compare(
                     "jq -r '.data[] | select(.text | test(\"\\\\b\(word)\\\\b\"; \"i\")) | .created_at[0:10]' "
-                    + "\(jsonl.path) | sort | uniq -c"
-                let shell = try pipelineMilliseconds(pipeline)
-                add("jq-count-day-\(id)", shell, "ms", "jq select(text) | .created_at[0:10] | sort | uniq -c")
-                add("ratio-count-day-\(id)", shell / p50, "x", "the jq pipeline's time over count's p50")
+                        + "\(jsonl.path) | sort | uniq -c",
+                    with: p50, id: "count-day-\(id)", what: "jq select(text) | .created_at[0:10] | sort | uniq -c",
+                    add: add)
             }
         }
 
-        var topTimes: [Double] = []
-        var topCPU: [Double] = []
         var topRows = 0
         let query = try SearchQuery(parsing: common.word)
-        for run in 0..<6 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            let cpuStart = StoreSuite.cpuSeconds()
+        let (topTimes, topCPU) = try await timedRuns(5) {
             topRows = try await store.topList(
                 .hashtags, query: query, request: SearchRequest(query: common.word), limit: 10
             )
             .rows.count
-            if run > 0 {
-                topTimes.append(StoreSuite.milliseconds(since: start))
-                topCPU.append((StoreSuite.cpuSeconds() - cpuStart) * 1000)
-            }
         }
         add("top-hashtags-cpu", StoreSuite.percentile(topCPU, 0.5), "cpu-ms", "the same, CPU time, p50")
         let top = StoreSuite.percentile(topTimes, 0.5)
@@ -115,25 +96,16 @@ enum ExploreSuite: BenchSuite {
             "top-hashtags", top, "ms",
             "top hashtags \(common.word) (\(common.matches) matches, \(topRows) rows), p50 of 5")
         if jq {
-            let pipeline =
+            try compare(
                 "jq -r '.data[] | select(.text | test(\"\\\\b\(common.word)\\\\b\"; \"i\")) | .entities.hashtags[]?.tag "
-                + "| ascii_downcase' \(jsonl.path) | sort | uniq -c | sort -rn | head -10"
-            let shell = try pipelineMilliseconds(pipeline)
-            add("jq-top-hashtags", shell, "ms", "jq select(text) | hashtags | sort | uniq -c | sort -rn | head")
-            add("ratio-top-hashtags", shell / top, "x", "the jq pipeline's time over top's")
+                    + "| ascii_downcase' \(jsonl.path) | sort | uniq -c | sort -rn | head -10",
+                with: top, id: "top-hashtags", what: "jq select(text) | hashtags | sort | uniq -c | sort -rn | head",
+                add: add)
         }
 
-        var statsTimes: [Double] = []
-        var statsCPU: [Double] = []
         var covered = 0
-        for run in 0..<4 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            let cpuStart = StoreSuite.cpuSeconds()
+        let (statsTimes, statsCPU) = try await timedRuns(3) {
             covered = try await store.overview(collection: nil).tweets
-            if run > 0 {
-                statsTimes.append(StoreSuite.milliseconds(since: start))
-                statsCPU.append((StoreSuite.cpuSeconds() - cpuStart) * 1000)
-            }
         }
         add("stats-cpu", StoreSuite.percentile(statsCPU, 0.5), "cpu-ms", "the same, CPU time, p50")
         let stats = StoreSuite.percentile(statsTimes, 0.5)
@@ -146,6 +118,33 @@ enum ExploreSuite: BenchSuite {
             add("ratio-stats", shell / stats, "x", "that one jq pass over the whole of stats")
         }
         return figures
+    }
+
+    /// Runs `body` once to warm up, then `runs` times; returns each timed run's wall and CPU milliseconds.
+    static func timedRuns(
+        _ runs: Int, _ body: () async throws -> Void
+    ) async throws -> (wall: [Double], cpu: [Double]) {
+        try await body()
+        var wall: [Double] = []
+        var cpu: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = StoreSuite.cpuSeconds()
+            try await body()
+            wall.append(StoreSuite.milliseconds(since: start))
+            cpu.append((StoreSuite.cpuSeconds() - cpuStart) * 1000)
+        }
+        return (wall, cpu)
+    }
+
+    /// Times the shell `pipeline` once and adds it as `jq-<id>`, with its ratio to tweetsh's `milliseconds`.
+    static func compare(
+        _ pipeline: String, with milliseconds: Double, id: String, what: String,
+        add: (String, Double, String, String) -> Void
+    ) throws {
+        let shell = try pipelineMilliseconds(pipeline)
+        add("jq-\(id)", shell, "ms", what)
+        add("ratio-\(id)", shell / milliseconds, "x", "the jq pipeline's time over tweetsh's")
     }
 
     static func countByDay(_ store: TweetStore, _ word: String) async throws -> CountSeries {
