@@ -176,8 +176,11 @@ internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
     }
 
     /// The inner publisher `id` completed before it sent its subscription: Combine traps on that.
+    ///
+    /// `mutating` though it changes nothing: called on the storage's stored machine, a non-mutating method gets a copy
+    /// of the whole struct (every existential retained and released), which showed per element in the profile.
     @inlinable
-    internal func completesBeforeSubscription(_ id: Int) -> Bool {
+    internal mutating func completesBeforeSubscription(_ id: Int) -> Bool {
         id == latestID && innerActive && !hasInner && !innerCompletionIgnored && !queue.isClosed
     }
 
@@ -185,7 +188,10 @@ internal struct SwitchToLatestStateMachine<Output, Failure: Error> {
     internal mutating func innerFinished(_ id: Int) -> DeliveryQueue<Output, Failure>.Step {
         guard id == latestID, innerActive, !innerCompletionIgnored, !queue.isClosed else { return .idle }
         innerActive = false
-        inner = nil
+        // The flag and the placeholder directly, not `inner = nil`: this runs once per inner publisher, and the
+        // Optional setter goes through the existential's value witnesses.
+        currentInner = Subscriptions.empty
+        hasInner = false
         if outerFinished { return queue.complete(.finished, flush: true) }
         return .idle
     }
