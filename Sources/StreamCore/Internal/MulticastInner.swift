@@ -8,15 +8,9 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminal
-    }
-
     /// A spin lock: the state is touched for a few instructions per event and never held across a call out.
     private let lock = SpinLock()
-    private var state = State.awaitingSubscription
+    private var upstream = UpstreamLifecycle()
     private let downstream: Downstream
 
     init(downstream: Downstream) {
@@ -31,23 +25,20 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
-            lock.unlock()
+        let attached = upstream.attach(subscription)
+        lock.unlock()
+        guard attached else {
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
-        lock.unlock()
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed(let subscription) = state else {
-            lock.unlock()
-            return .none
-        }
+        let subscription = upstream.live
         lock.unlock()
+        guard let subscription else { return .none }
         let more = downstream.receive(input)
         if more > .none {
             subscription.request(more)
@@ -57,33 +48,22 @@ internal final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscri
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
-            lock.unlock()
-            return
-        }
-        state = .terminal
+        let passes = upstream.complete()
         lock.unlock()
-        downstream.receive(completion: completion)
+        if passes { downstream.receive(completion: completion) }
     }
 
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        guard case .subscribed(let subscription) = state else {
-            lock.unlock()
-            return
-        }
+        let subscription = upstream.live
         lock.unlock()
-        subscription.request(demand)
+        subscription?.request(demand)
     }
 
     func cancel() {
         lock.lock()
-        guard case .subscribed(let subscription) = state else {
-            lock.unlock()
-            return
-        }
-        state = .terminal
+        let subscription = upstream.cancel()
         lock.unlock()
-        subscription.cancel()
+        subscription?.cancel()
     }
 }

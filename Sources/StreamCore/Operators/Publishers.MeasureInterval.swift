@@ -44,15 +44,9 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     typealias Input = Upstream.Output
     typealias Failure = Downstream.Failure
 
-    private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case done
-    }
-
     private let lock = Lock()
     private let downstream: Downstream
-    private var state = State.awaitingSubscription
+    private var upstream = UpstreamLifecycle()
     private var last: Context.SchedulerTimeType?
     private let scheduler: Context
 
@@ -65,20 +59,19 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
-            lock.unlock()
+        let attached = upstream.attach(subscription)
+        if attached { last = scheduler.now }
+        lock.unlock()
+        guard attached else {
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
-        last = scheduler.now
-        lock.unlock()
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed(let subscription) = state, let previous = last else {
+        guard let subscription = upstream.live, let previous = last else {
             lock.unlock()
             return .none
         }
@@ -95,34 +88,23 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
-            lock.unlock()
-            return
-        }
-        state = .done
+        let passes = upstream.complete()
         lock.unlock()
-        downstream.receive(completion: completion)
+        if passes { downstream.receive(completion: completion) }
     }
 
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        guard case .subscribed(let subscription) = state else {
-            lock.unlock()
-            return
-        }
+        let subscription = upstream.live
         lock.unlock()
-        subscription.request(demand)
+        subscription?.request(demand)
     }
 
     func cancel() {
         lock.lock()
-        guard case .subscribed(let subscription) = state else {
-            lock.unlock()
-            return
-        }
-        state = .done
+        let subscription = upstream.cancel()
         lock.unlock()
-        subscription.cancel()
+        subscription?.cancel()
     }
 }
 

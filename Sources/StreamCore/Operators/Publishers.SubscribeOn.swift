@@ -50,15 +50,9 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case done
-    }
-
     private let lock = Lock()
     private let downstream: Downstream
-    private var state = State.awaitingSubscription
+    private var upstream = UpstreamLifecycle()
     /// The thread inside the upstream's `request`, while one is.
     private var requesting: ThreadIdentity?
     private let schedule: (@escaping () -> Void) -> Void
@@ -72,35 +66,27 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
-            lock.unlock()
+        let attached = upstream.attach(subscription)
+        lock.unlock()
+        guard attached else {
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
-        lock.unlock()
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = state else {
-            lock.unlock()
-            return .none
-        }
+        let live = upstream.live != nil
         lock.unlock()
-        return downstream.receive(input)
+        return live ? downstream.receive(input) : .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
-            lock.unlock()
-            return
-        }
-        state = .done
+        let passes = upstream.complete()
         lock.unlock()
-        downstream.receive(completion: completion)
+        if passes { downstream.receive(completion: completion) }
     }
 
     /// A request made by the upstream's own `request` on the same thread (recursion) traps, as in Combine, whose
@@ -111,7 +97,7 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
             lock.unlock()
             preconditionFailure("SubscribeOn was asked for demand from inside its upstream's request")
         }
-        guard case .subscribed(let subscription) = state else {
+        guard let subscription = upstream.live else {
             lock.unlock()
             return
         }
@@ -132,12 +118,9 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
 
     func cancel() {
         lock.lock()
-        guard case .subscribed(let subscription) = state else {
-            lock.unlock()
-            return
-        }
-        state = .done
+        let cancelled = upstream.cancel()
         lock.unlock()
+        guard let subscription = cancelled else { return }
         schedule { [self] in
             withExtendedLifetime(self) { subscription.cancel() }
         }
