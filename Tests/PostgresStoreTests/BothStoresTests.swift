@@ -130,10 +130,8 @@ struct BothStoresTests {
         #expect(try await store.collections().map(\.name).contains("corpus"))
         let all = try await Self.allIDs(store, SearchRequest(query: "-zzzzqq", pageSize: 100))
         #expect(all.count == 150)
-        // Exports write back what came in: every tweet of a page has its original, with its own id. The SQLite store's
-        // `importJSON(from:)` decodes without originals today (its `importJSONL(at:)` keeps them), so only the
-        // PostgreSQL store is held to it here.
-        guard kind == .postgresql else { return }
+        // Exports write back what came in: every tweet of a page has its original, with its own id, on both stores
+        // (`importJSON(from:)` is the shell's `import`).
         let page = try await store.search(
             SearchQuery(parsing: "-zzzzqq"), request: SearchRequest(query: "-zzzzqq", pageSize: 20), cursor: nil)
         let filled = try await store.withOriginals(page)

@@ -13,13 +13,14 @@ extension TweetStore {
     }
 
     /// Imports JSON in any layout and compression `importJSON(from:collection:decodeLine:progress:)` reads, decoded by
-    /// `CollectionLineDecoder`, into the collection named `collection` (by default the file's name).
+    /// `CollectionLineDecoder` with every object's original kept, into the collection named `collection` (by default
+    /// the file's name). This is the shell's `import`, so it must keep what `export` writes back.
     public func importJSON(
         from input: ImportInput, collection: String? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportReport {
         try await importJSON(
-            from: input, collection: collection, decodeLine: { try CollectionLineDecoder.decode(line: $0) },
-            progress: progress)
+            from: input, collection: collection,
+            decodeLine: { try CollectionLineDecoder.decode(line: $0, keepOriginals: true) }, progress: progress)
     }
 
     /// Imports an X account archive (its folder, `data` folder or a tweets file), in batches.

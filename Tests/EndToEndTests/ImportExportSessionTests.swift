@@ -1,0 +1,57 @@
+import Foundation
+import XCTest
+
+/// `import` then `export` in the real binary: the path a user takes, not the store's own API, gives back every key of
+/// every imported object, in twarc2 pages and in flattened lines.
+final class ImportExportSessionTests: XCTestCase {
+    /// A twarc2 page with fields the models do not hold: context annotations, edit controls, a place, reply
+    /// settings, withheld content, a note tweet, URL details, a poll, media variants and an author's extra fields.
+    static let page = #"""
+        {"data":[{"id":"1800000000000000002","text":"Shell lossless check https://t.co/abc","edit_history_tweet_ids":["1799999999999999999","1800000000000000002"],"author_id":"202","created_at":"2024-03-01T10:00:00.000Z","lang":"en","conversation_id":"1800000000000000002","reply_settings":"mentionedUsers","edit_controls":{"edits_remaining":4,"is_edit_eligible":true,"editable_until":"2024-03-01T11:00:00.000Z"},"context_annotations":[{"domain":{"id":"66","name":"Interests and Hobbies Category"},"entity":{"id":"847544972781826048","name":"Data science"}}],"geo":{"place_id":"5a110d312052166f"},"withheld":{"copyright":false,"country_codes":["DE"]},"note_tweet":{"text":"Shell lossless check, the whole long note."},"entities":{"urls":[{"start":21,"end":44,"url":"https://t.co/abc","expanded_url":"https://example.org/a","display_url":"example.org/a","unwound_url":"https://example.org/a?x=1","title":"A title","description":"A description","status":200,"images":[{"url":"https://pbs.twimg.com/i.jpg","width":100,"height":50}]}],"annotations":[{"start":0,"end":4,"probability":0.5,"type":"Other","normalized_text":"Shell"}]},"attachments":{"media_keys":["3_1800000000000000009"],"poll_ids":["1800000000000000010"]},"public_metrics":{"retweet_count":1,"reply_count":2,"like_count":3,"quote_count":4,"bookmark_count":5,"impression_count":600}}],"includes":{"users":[{"id":"202","username":"grace","name":"Grace","created_at":"2010-01-01T00:00:00.000Z","verified_type":"none","pinned_tweet_id":"1700000000000000000","entities":{"description":{"hashtags":[{"start":0,"end":5,"tag":"data"}]}},"public_metrics":{"followers_count":10,"following_count":20,"tweet_count":30,"listed_count":1,"like_count":7}}],"media":[{"media_key":"3_1800000000000000009","type":"video","duration_ms":12000,"preview_image_url":"https://pbs.twimg.com/p.jpg","public_metrics":{"view_count":99},"variants":[{"bit_rate":832000,"content_type":"video/mp4","url":"https://video.twimg.com/v.mp4"},{"content_type":"application/x-mpegURL","url":"https://video.twimg.com/v.m3u8"}]}],"places":[{"id":"5a110d312052166f","full_name":"San Francisco, CA","country":"United States","country_code":"US","place_type":"city","geo":{"type":"Feature","bbox":[-122.5,37.7,-122.3,37.8],"properties":{}}}],"polls":[{"id":"1800000000000000010","options":[{"position":1,"label":"yes","votes":3},{"position":2,"label":"no","votes":1}],"voting_status":"closed","duration_minutes":60,"end_datetime":"2024-03-01T11:00:00.000Z"}]},"meta":{"result_count":1,"newest_id":"1800000000000000002","oldest_id":"1800000000000000002"},"__twarc":{"url":"https://api.twitter.com/2/tweets/search/all?query=shell","version":"2.14.0","retrieved_at":"2024-03-02T00:00:00+00:00"}}
+        """#
+
+    static func json(_ text: Substring) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    func testImportThenExportInTheShellKeepsEveryKey() throws {
+        let tweetsh = Tweetsh()
+        let input = tweetsh.home.file("mine.jsonl")
+        let twarc = tweetsh.home.file("out.jsonl")
+        let flat = tweetsh.home.file("flat.jsonl")
+        try (Self.page + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let run = try tweetsh.run([
+            "-c", "import \(input); search lossless; export \(twarc) --all; export \(flat) --format flat --all",
+        ])
+        XCTAssertEqual(run.status, 0, run.standardError)
+
+        let original = try Self.json(Self.page[...])
+        let originalTweet = try XCTUnwrap((original["data"] as? [[String: Any]])?.first)
+        let originalIncludes = try XCTUnwrap(original["includes"] as? [String: Any])
+
+        let line = try XCTUnwrap(try String(contentsOfFile: twarc, encoding: .utf8).split(separator: "\n").first)
+        let exported = try Self.json(line)
+        let tweet = try XCTUnwrap((exported["data"] as? [[String: Any]])?.first)
+        XCTAssertEqual(tweet as NSDictionary, originalTweet as NSDictionary, "the tweet, key for key")
+        let includes = try XCTUnwrap(exported["includes"] as? [String: Any])
+        for kind in ["users", "media", "places", "polls"] {
+            XCTAssertEqual(
+                includes[kind] as? NSArray, originalIncludes[kind] as? NSArray, "includes.\(kind), key for key")
+        }
+        XCTAssertEqual(exported["__twarc"] as? NSDictionary, original["__twarc"] as? NSDictionary, "the page's block")
+
+        let flatLine = try XCTUnwrap(try String(contentsOfFile: flat, encoding: .utf8).split(separator: "\n").first)
+        let flattened = try Self.json(flatLine)
+        // Flattening merges the expansions into the tweet (`geo.place`, `attachments.media`, `author`), so objects
+        // may hold more than they came with; every key is there, and every value that is not an object is as sent.
+        for (key, value) in originalTweet {
+            XCTAssertNotNil(flattened[key], "flattened \(key)")
+            if !(value is [String: Any]) {
+                XCTAssertEqual(flattened[key] as? NSObject, value as? NSObject, "flattened \(key)")
+            }
+        }
+        XCTAssertEqual(
+            (flattened["author"] as? NSDictionary)?["pinned_tweet_id"] as? String, "1700000000000000000",
+            "the author's own fields merged in")
+    }
+}
