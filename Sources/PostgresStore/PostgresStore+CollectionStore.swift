@@ -87,26 +87,6 @@ extension PostgresStore: CollectionStore {
         }
     }
 
-    /// Writes every match of `query`, newest first, a page at a time with its originals.
-    public func exportAll(
-        _ query: SearchQuery, request: SearchRequest, to writer: ExportFileWriter, progress: (@Sendable (Int) -> Void)?
-    ) async throws -> Int {
-        var request = request
-        request.prefixLastWord = false
-        var written = 0
-        var cursor: String?
-        repeat {
-            try Task.checkCancellation()
-            var page = try await withOriginals(try await search(query, request: request, cursor: cursor))
-            cursor = page.nextToken
-            page.nextToken = nil
-            try writer.write(page)
-            written += page.tweets.count
-            progress?(written)
-        } while cursor != nil
-        return written
-    }
-
     // MARK: Threads
 
     /// The thread of a tweet, oldest first: its conversation, plus the tweets it replies to as far as the store
@@ -141,30 +121,6 @@ extension PostgresStore: CollectionStore {
         throw StoreError(message: "backup copies an SQLite store; for a PostgreSQL store use pg_dump")
     }
 
-    /// Not available on a PostgreSQL store yet.
-    public func topList(_ kind: TopKind, query: SearchQuery?, request: SearchRequest, limit: Int) async throws
-        -> TopList
-    {
-        throw unavailable("top")
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func overview(collection: String?) async throws -> CollectionOverview {
-        throw unavailable("stats")
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func hydrationLedger(collection: String) async throws -> HydrationLedger {
-        throw unavailable("hydrate")
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func recordHydration(
-        _ page: Page, collection: String, hydrated: [TweetID], missing: [HydrationMiss]
-    ) async throws {
-        throw unavailable("hydrate")
-    }
-
     /// Keeps the pages as they are: the store builds its COPY rows when it writes them.
     public func prepare(_ pages: [Page]) -> PreparedPages { .unprepared(pages) }
 
@@ -188,16 +144,6 @@ extension PostgresStore: CollectionStore {
                     [.text(alsoInto.collection), .text(PostgresReader.array(alsoInto.ids))], doing: "storing tweets")
             }
         }
-    }
-
-    /// Keeps the answers as they are (hydrate is not available on a PostgreSQL store yet).
-    public func prepareHydration(_ page: Page, hydrated: [TweetID], missing: [HydrationMiss]) -> PreparedHydration {
-        .unprepared(hydrated: hydrated, missing: missing)
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func recordHydrations(_ answers: [PreparedHydration], collection: String) async throws {
-        throw unavailable("hydrate")
     }
 
     // MARK: Search history, on the user's machine
