@@ -3,8 +3,8 @@ import TweetKit
 import TweetStore
 
 /// The shell's side of the PostgreSQL store: what `CollectionStore` asks for. Searches, lookups, threads,
-/// collections, JSON Lines imports, exports with originals and the page cache run on the server; search history is
-/// the user's own (an SQLite file in XDG state); what the server side lacks yet says so in one sentence.
+/// collections, imports of every shape, exports with originals, `top`, `stats`, hydration and the page cache run on
+/// the server (in the files beside this one); search history is the user's own (an SQLite file in XDG state).
 extension PostgresStore: CollectionStore {
     /// The address with its password masked.
     public var displayLocation: String { address }
@@ -33,39 +33,7 @@ extension PostgresStore: CollectionStore {
         return .file(folder + "/history-" + String(hash, radix: 16) + ".sqlite")
     }
 
-    private func unavailable(_ what: String) -> StoreError {
-        StoreError.unavailable(what, on: kindName)
-    }
-
     // MARK: Imports
-
-    /// Imports a plain JSON Lines file; compressed files, JSON documents and standard input are not available on a
-    /// PostgreSQL store yet. The collection defaults to the file's name, as in the SQLite store.
-    public func importJSON(
-        from input: ImportInput, collection: String?, progress: (@Sendable (ImportProgress) -> Void)?
-    ) async throws -> ImportReport {
-        guard case .file(let url) = input else { throw unavailable("importing from standard input") }
-        guard case .json(.lines, let compression) = try input.detect(), compression.isEmpty else {
-            throw StoreError(
-                message: "importing compressed files and JSON documents is not available on a \(kindName) yet; "
-                    + "plain JSON Lines files are")
-        }
-        let done = try await importJSONL(
-            at: url, collection: collection ?? input.collectionName, progress: progress)
-        var report = ImportReport(
-            lines: done.lines, tweets: done.tweets, errorCount: done.errors, problems: done.problems,
-            skippedLines: 0, resumedAfterLine: done.resumedAfterLine > 0 ? done.resumedAfterLine : nil)
-        report.tweetsThisRun = done.tweetsThisRun
-        report.newTweets = done.newTweets
-        return report
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func importArchive(
-        at url: URL, collection: String?, progress: (@Sendable (ImportProgress) -> Void)?
-    ) async throws -> ImportReport {
-        throw unavailable("importing an X account archive")
-    }
 
     /// False: a shared store never holds the demo corpus.
     public func hidesDemoCorpus() async throws -> Bool { false }
