@@ -16,7 +16,7 @@ extension PostgresStore {
         _ kind: TopKind, query: SearchQuery?, request: SearchRequest, limit: Int
     ) async throws -> TopList {
         let countLimit = self.countLimit
-        let counter = try withConnection { connection -> TopCounter in
+        let counter = try await withCancellableConnection { connection -> TopCounter in
             try Self.requireCollection(connection, request.collection)
             var unbounded = request
             unbounded.prefixLastWord = false
@@ -117,7 +117,7 @@ extension PostgresStore {
     /// The overview `stats` shows for a collection (nil: every searchable tweet), from one walk over the rows'
     /// leading columns and entities, inside one read-only snapshot so the figures agree while another shell imports.
     public func overview(collection: String?) async throws -> CollectionOverview {
-        try withConnection { connection in
+        try await withCancellableConnection { connection in
             try Self.requireCollection(connection, collection)
             try connection.execute(
                 "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", doing: "reading the collection")

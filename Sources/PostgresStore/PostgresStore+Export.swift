@@ -17,7 +17,7 @@ extension PostgresStore {
         let pageSize = max(1, min(request.pageSize, 1_000))
         let countLimit = self.countLimit
         let codec = OriginalsCodec()
-        return try withConnection { connection in
+        return try await withCancellableConnection { connection in
             let conditions = try PostgresSearch(connection: connection, countLimit: countLimit)
                 .conditions(query, request: request)
             let reader = PostgresReader(connection: connection)
