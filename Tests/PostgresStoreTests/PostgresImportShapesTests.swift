@@ -147,4 +147,29 @@ struct PostgresImportShapesTests {
         #expect(stdinLines(postgres) == stdinLines(sqlite))
         #expect(postgres.standardError.contains("1 malformed line skipped"), Comment(rawValue: postgres.standardError))
     }
+
+    @Test func anInterruptedCompressedImportResumesAfterItsLastCommittedRecord() async throws {
+        let folder = TemporaryDirectory(prefix: "tweetsh-pg-resume")
+        let input = try Self.input(.gzip, folder)
+        let lines = try Self.lines(folder)
+        let (store, url) = try PostgresFixtures.store()
+        defer { store.close() }
+        let whole = try await store.importJSON(from: .file(input), collection: nil, progress: nil)
+        // As a run killed after committing the first three lines leaves it: their decoded bytes, line and counts.
+        let committed = 3
+        let offset = lines.prefix(committed).reduce(0) { $0 + $1.utf8.count + 1 }
+        let tweets = lines.prefix(committed).compactMap { try? CollectionLineDecoder.decode(line: Data($0.utf8)) }
+            .reduce(0) { $0 + $1.tweets.count }
+        let admin = try PGConnection(conninfo: url)
+        try admin.execute(
+            "UPDATE imports SET \"offset\" = $1, line = $2, tweets = $3, errors = 1, finished = false",
+            [.integer(Int64(offset)), .integer(Int64(committed)), .integer(Int64(tweets))])
+        try admin.execute("DELETE FROM tweets")
+        let resumed = try await store.importJSON(from: .file(input), collection: nil, progress: nil)
+        #expect(resumed.resumedAfterLine == committed)
+        #expect(resumed.tweets == whole.tweets && resumed.lines == whole.lines && resumed.errorCount == 1)
+        #expect(resumed.tweetsThisRun == whole.tweets - tweets)
+        // Only the records after the committed ones were read again.
+        #expect(try store.counts().tweets == whole.tweets - tweets)
+    }
 }
