@@ -33,7 +33,7 @@ extension PostgresStore: CollectionStore {
         return .file(folder + "/history-" + String(hash, radix: 16) + ".sqlite")
     }
 
-    // MARK: Imports
+    // MARK: Seeding (imports are in Import/PostgresStore+Shapes.swift)
 
     /// False: a shared store never holds the demo corpus.
     public func hidesDemoCorpus() async throws -> Bool { false }
@@ -43,7 +43,7 @@ extension PostgresStore: CollectionStore {
         false
     }
 
-    // MARK: Originals and exports
+    // MARK: Originals (`exportAll` is in PostgresStore+Export.swift)
 
     /// The page with the stored originals of its tweets, users and media filled in.
     public func withOriginals(_ page: Page) async throws -> Page {
@@ -82,7 +82,7 @@ extension PostgresStore: CollectionStore {
         return (root, page)
     }
 
-    // MARK: Not on a PostgreSQL store yet
+    // MARK: Backup and stream writes
 
     /// Not available: `pg_dump` copies a PostgreSQL database.
     public func backup(to path: String) async throws -> BackupReport {

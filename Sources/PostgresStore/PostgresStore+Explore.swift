@@ -5,8 +5,8 @@ import TweetStore
 /// `top` and `stats` on the server, giving what the SQLite store gives for the same data.
 ///
 /// Authors and languages are grouped by the server; hashtags, mentions, domains and words are counted here from the
-/// rows' entities and text, read in keyset batches of ids (never the whole match set at once), with the same key rules
-/// as the SQLite store (`TopCounter.keys`), so both stores rank the same keys the same way.
+/// rows' entities and text, streamed from a server-side cursor in batches (never the whole match set at once), with
+/// the same key rules as the SQLite store (`TopCounter.keys`), so both stores rank the same keys the same way.
 extension PostgresStore {
     /// Rows read per batch when the matches are walked.
     static let exploreBatch = 5_000
@@ -75,33 +75,44 @@ extension PostgresStore {
     }
 
     /// Calls `body` with every match's row, newest first, selecting `columns` (column 0 must be `t.id`), and
-    /// `endOfBatch` after each batch. Batches of `batch` rows follow each other by id (`t.id < last`), each an index
-    /// range, so memory stays one batch whatever the count, and no count is run. Stops with `CancellationError`
-    /// between batches when the task is cancelled.
+    /// `endOfBatch` after each batch of `batch` rows.
+    ///
+    /// The query runs once, as a server-side cursor (`DECLARE … CURSOR`, then `FETCH FORWARD batch`): the server
+    /// streams the matches from one snapshot, memory holds one batch whatever the count, and no count is run. The
+    /// cursor needs a transaction: a read-only one of its own, or the caller's (`ownTransaction: false`). Stops with
+    /// `CancellationError` between batches when the task is cancelled.
     static func forEachMatch(
         _ connection: PGConnection, _ conditions: PostgresConditions, columns: String, batch: Int = exploreBatch,
-        endOfBatch: () throws -> Void = {}, _ body: (PGRow) throws -> Void
+        ownTransaction: Bool = true, endOfBatch: () throws -> Void = {}, _ body: (PGRow) throws -> Void
     ) throws {
         let batch = max(1, batch)
-        var last: Int64?
-        repeat {
-            try Task.checkCancellation()
-            var bounded = conditions
-            if let last { bounded.add("t.id < \(bounded.bind(.integer(last)))") }
-            let limit = bounded.bind(.integer(Int64(batch)))
-            var read = 0
-            var lastID: Int64?
-            _ = try connection.rows(
-                "SELECT \(columns) FROM tweets t WHERE \(bounded.sql) ORDER BY t.id DESC LIMIT \(limit)",
-                bounded.parameters, doing: "reading the matches"
-            ) { row in
-                read += 1
-                lastID = row.int64(0)
-                try body(row)
+        func walk() throws {
+            try connection.execute(
+                "DECLARE tweetsh_matches NO SCROLL CURSOR FOR "
+                    + "SELECT \(columns) FROM tweets t WHERE \(conditions.sql) ORDER BY t.id DESC",
+                conditions.parameters, doing: "reading the matches")
+            var read = batch
+            while read == batch {
+                try Task.checkCancellation()
+                read = 0
+                _ = try connection.rows(
+                    "FETCH FORWARD \(batch) FROM tweetsh_matches", doing: "reading the matches"
+                ) { row in
+                    read += 1
+                    try body(row)
+                }
+                if read > 0 { try endOfBatch() }
             }
-            if read > 0 { try endOfBatch() }
-            last = read == batch ? lastID : nil
-        } while last != nil
+            try connection.execute("CLOSE tweetsh_matches", doing: "reading the matches")
+        }
+        if ownTransaction {
+            try connection.transaction {
+                try connection.execute("SET TRANSACTION READ ONLY", doing: "reading the matches")
+                try walk()
+            }
+        } else {
+            try walk()
+        }
     }
 
     /// Throws the SQLite store's message for a collection that does not exist.
@@ -119,10 +130,11 @@ extension PostgresStore {
     public func overview(collection: String?) async throws -> CollectionOverview {
         try await withCancellableConnection { connection in
             try Self.requireCollection(connection, collection)
-            try connection.execute(
-                "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", doing: "reading the collection")
-            defer { if connection.isUsable { _ = try? connection.execute("COMMIT") } }
-            return try Self.overview(connection, collection)
+            return try connection.transaction {
+                try connection.execute(
+                    "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", doing: "reading the collection")
+                return try Self.overview(connection, collection)
+            }
         }
     }
 
@@ -145,7 +157,7 @@ extension PostgresStore {
         var liked = TopScores(limit: 5)
         var retweeted = TopScores(limit: 5)
         let columns = "t.id, t.author_id, t.created_at, t.lang, t.flags, t.likes, t.reposts, t.extra"
-        try forEachMatch(connection, conditions, columns: columns) { row in
+        try forEachMatch(connection, conditions, columns: columns, ownTransaction: false) { row in
             let id = TweetID(UInt64(bitPattern: row.int64(0)))
             let flags = TweetFlags(rawValue: row.int64(4))
             totals.tweets += 1

@@ -6,9 +6,9 @@ extension PostgresStore {
     /// Writes every match of `query`, newest first, with the stored originals of its tweets, users and media, one
     /// page of `request.pageSize` tweets at a time.
     ///
-    /// The matches are walked by id in one command (`forEachMatch`): each page is one index range after the last id
-    /// written, no count is run, and memory holds one page, however many tweets the export writes. Cancelling the
-    /// task stops it between pages.
+    /// The matches come from one server-side cursor (`forEachMatch`), a page per `FETCH`: the query runs once, no
+    /// count is run, and memory holds one page, however many tweets the export writes. Cancelling the task cancels
+    /// the statement on the server or stops between pages.
     public func exportAll(
         _ query: SearchQuery, request: SearchRequest, to writer: ExportFileWriter, progress: (@Sendable (Int) -> Void)?
     ) async throws -> Int {

@@ -12,13 +12,25 @@ import TweetKit
 struct PostgresFailureTests {
     static let prompt = "tweetsh (local, no key)> "
 
-    /// Polls `condition` until it holds (20 s at most): it reads the server's state, which has no event to wait on.
+    struct TimedOut: Error, CustomStringConvertible { var description: String }
+
+    /// Polls `condition` until it holds (60 s at most, a bound for a loaded machine): it reads the server's state,
+    /// which has no event to wait on.
     static func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
-        struct TimedOut: Error, CustomStringConvertible { var description: String }
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while try !condition() {
             guard Date() < deadline else { throw TimedOut(description: "timed out waiting for \(what)") }
             usleep(20_000)
+        }
+    }
+
+    /// `waitUntil` for async tests: it sleeps without holding a thread of the task pool, which the task it waits
+    /// for needs (two threads on this machine, shared by every test running at once).
+    static func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while try !condition() {
+            guard Date() < deadline else { throw TimedOut(description: "timed out waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -46,7 +58,7 @@ struct PostgresFailureTests {
         let blocker = try Self.blocker(url)
         let request = SearchRequest(query: "lang:en", pageSize: 10)
         let search = Task { try await store.search(request, cursor: nil) }
-        try Self.waitUntil("the search to wait on the server") {
+        try await Self.waitUntil("the search to wait on the server") {
             try admin.scalar(
                 "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'",
                 [.integer(Int64(pid))]) == 1
@@ -54,7 +66,7 @@ struct PostgresFailureTests {
         search.cancel()
         // Cancelled on the server while the lock is still held: nothing of that session runs any more. (Without the
         // cancel this times out, and the lock goes with `blocker` at the end, so the test fails instead of hanging.)
-        try Self.waitUntil("the server to end the cancelled statement") {
+        try await Self.waitUntil("the server to end the cancelled statement") {
             try admin.scalar(
                 "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND state = 'active'", [.integer(Int64(pid))])
                 == 0
