@@ -88,7 +88,7 @@ let package = Package(
             name: "PostgresStoreTests",
             dependencies: [
                 "PostgresStore", "PostgresTesting", "TweetStore", "TweetKit", "TerminalTesting",
-                "postgres-import-probe", "tweetsh",
+                "postgres-import-probe", "tweetsh", "XAPIStub",
             ]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),
         .testTarget(

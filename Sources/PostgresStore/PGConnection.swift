@@ -33,6 +33,11 @@ package final class PGConnection {
     /// The server process serving this connection (for `pg_terminate_backend` in tests and for logs).
     package var serverProcessID: Int32 { PQbackendPID(connection) }
 
+    /// A handle that asks the server to cancel this connection's running statement, from any thread (`PQgetCancel`).
+    package func makeCanceller() -> PGCanceller? {
+        PQgetCancel(connection).map(PGCanceller.init)
+    }
+
     /// Whether the connection still works as far as libpq knows (it learns of a lost server on the next command).
     package var isUsable: Bool { PQstatus(connection) == CONNECTION_OK }
 

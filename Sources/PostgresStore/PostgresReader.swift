@@ -58,7 +58,9 @@ struct PostgresReader {
     /// The user ids a `from:`/`to:` handle names: users with that username (any case), or the number itself.
     func userIDs(matching handle: String) throws -> [Int64] {
         var ids = try connection.rows(
-            "SELECT id FROM users WHERE lower(username) = lower($1::text)", [.text(handle)], doing: "finding a user"
+            "SELECT id FROM users WHERE lower(username) = lower($1::text) "
+                + "UNION SELECT id FROM reply_handles WHERE lower(username) = lower($1::text)", [.text(handle)],
+            doing: "finding a user"
         ) { $0.int64(0) }
         if let numeric = UserID(handle) { ids.append(Int64(bitPattern: numeric.rawValue)) }
         return ids

@@ -7,8 +7,9 @@ enum PostgresSchema {
     /// The advisory lock key migrations hold: "tweetsh" as bytes, so other users of the database rarely collide.
     static let lockKey: Int64 = 0x7477_6565_7473_68
 
-    /// Migrations in order; index 0 takes an empty database to version 1.
-    static let migrations: [String] = [version1]
+    /// Migrations in order; index 0 takes an empty database to version 1. `hydration` (PostgresSchema+Hydration)
+    /// is appended after the steps before it.
+    static let migrations: [String] = [version1, hydration]
 
     /// The version this tweetsh writes.
     static var currentVersion: Int { migrations.count }

@@ -3,8 +3,8 @@ import TweetKit
 import TweetStore
 
 /// The shell's side of the PostgreSQL store: what `CollectionStore` asks for. Searches, lookups, threads,
-/// collections, JSON Lines imports, exports with originals and the page cache run on the server; search history is
-/// the user's own (an SQLite file in XDG state); what the server side lacks yet says so in one sentence.
+/// collections, imports of every shape, exports with originals, `top`, `stats`, hydration and the page cache run on
+/// the server (in the files beside this one); search history is the user's own (an SQLite file in XDG state).
 extension PostgresStore: CollectionStore {
     /// The address with its password masked.
     public var displayLocation: String { address }
@@ -33,39 +33,7 @@ extension PostgresStore: CollectionStore {
         return .file(folder + "/history-" + String(hash, radix: 16) + ".sqlite")
     }
 
-    private func unavailable(_ what: String) -> StoreError {
-        StoreError.unavailable(what, on: kindName)
-    }
-
-    // MARK: Imports
-
-    /// Imports a plain JSON Lines file; compressed files, JSON documents and standard input are not available on a
-    /// PostgreSQL store yet. The collection defaults to the file's name, as in the SQLite store.
-    public func importJSON(
-        from input: ImportInput, collection: String?, progress: (@Sendable (ImportProgress) -> Void)?
-    ) async throws -> ImportReport {
-        guard case .file(let url) = input else { throw unavailable("importing from standard input") }
-        guard case .json(.lines, let compression) = try input.detect(), compression.isEmpty else {
-            throw StoreError(
-                message: "importing compressed files and JSON documents is not available on a \(kindName) yet; "
-                    + "plain JSON Lines files are")
-        }
-        let done = try await importJSONL(
-            at: url, collection: collection ?? input.collectionName, progress: progress)
-        var report = ImportReport(
-            lines: done.lines, tweets: done.tweets, errorCount: done.errors, problems: done.problems,
-            skippedLines: 0, resumedAfterLine: done.resumedAfterLine > 0 ? done.resumedAfterLine : nil)
-        report.tweetsThisRun = done.tweetsThisRun
-        report.newTweets = done.newTweets
-        return report
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func importArchive(
-        at url: URL, collection: String?, progress: (@Sendable (ImportProgress) -> Void)?
-    ) async throws -> ImportReport {
-        throw unavailable("importing an X account archive")
-    }
+    // MARK: Seeding (imports are in Import/PostgresStore+Shapes.swift)
 
     /// False: a shared store never holds the demo corpus.
     public func hidesDemoCorpus() async throws -> Bool { false }
@@ -75,7 +43,7 @@ extension PostgresStore: CollectionStore {
         false
     }
 
-    // MARK: Originals and exports
+    // MARK: Originals (`exportAll` is in PostgresStore+Export.swift)
 
     /// The page with the stored originals of its tweets, users and media filled in.
     public func withOriginals(_ page: Page) async throws -> Page {
@@ -85,26 +53,6 @@ extension PostgresStore: CollectionStore {
             filled.originals.merge(try PostgresOriginals(connection: connection, codec: codec).originals(for: page))
             return filled
         }
-    }
-
-    /// Writes every match of `query`, newest first, a page at a time with its originals.
-    public func exportAll(
-        _ query: SearchQuery, request: SearchRequest, to writer: ExportFileWriter, progress: (@Sendable (Int) -> Void)?
-    ) async throws -> Int {
-        var request = request
-        request.prefixLastWord = false
-        var written = 0
-        var cursor: String?
-        repeat {
-            try Task.checkCancellation()
-            var page = try await withOriginals(try await search(query, request: request, cursor: cursor))
-            cursor = page.nextToken
-            page.nextToken = nil
-            try writer.write(page)
-            written += page.tweets.count
-            progress?(written)
-        } while cursor != nil
-        return written
     }
 
     // MARK: Threads
@@ -134,35 +82,11 @@ extension PostgresStore: CollectionStore {
         return (root, page)
     }
 
-    // MARK: Not on a PostgreSQL store yet
+    // MARK: Backup and stream writes
 
     /// Not available: `pg_dump` copies a PostgreSQL database.
     public func backup(to path: String) async throws -> BackupReport {
         throw StoreError(message: "backup copies an SQLite store; for a PostgreSQL store use pg_dump")
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func topList(_ kind: TopKind, query: SearchQuery?, request: SearchRequest, limit: Int) async throws
-        -> TopList
-    {
-        throw unavailable("top")
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func overview(collection: String?) async throws -> CollectionOverview {
-        throw unavailable("stats")
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func hydrationLedger(collection: String) async throws -> HydrationLedger {
-        throw unavailable("hydrate")
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func recordHydration(
-        _ page: Page, collection: String, hydrated: [TweetID], missing: [HydrationMiss]
-    ) async throws {
-        throw unavailable("hydrate")
     }
 
     /// Keeps the pages as they are: the store builds its COPY rows when it writes them.
@@ -188,16 +112,6 @@ extension PostgresStore: CollectionStore {
                     [.text(alsoInto.collection), .text(PostgresReader.array(alsoInto.ids))], doing: "storing tweets")
             }
         }
-    }
-
-    /// Keeps the answers as they are (hydrate is not available on a PostgreSQL store yet).
-    public func prepareHydration(_ page: Page, hydrated: [TweetID], missing: [HydrationMiss]) -> PreparedHydration {
-        .unprepared(hydrated: hydrated, missing: missing)
-    }
-
-    /// Not available on a PostgreSQL store yet.
-    public func recordHydrations(_ answers: [PreparedHydration], collection: String) async throws {
-        throw unavailable("hydrate")
     }
 
     // MARK: Search history, on the user's machine

@@ -122,7 +122,7 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
     /// One page of matches for an already parsed query (the request's `query` text is ignored).
     public func search(_ query: SearchQuery, request: SearchRequest, cursor: String?) async throws -> Page {
         let countLimit = self.countLimit
-        return try withConnection { connection in
+        return try await withCancellableConnection { connection in
             try PostgresSearch(connection: connection, countLimit: countLimit)
                 .search(query, request: request, cursor: cursor)
         }

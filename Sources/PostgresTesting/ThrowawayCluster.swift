@@ -62,7 +62,7 @@ final class ThrowawayCluster: @unchecked Sendable {
         try run("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", mode, "-w", "-s", "stop"])
     }
 
-    private func stopAtExit() {
+    func stopAtExit() {
         try? stop(mode: "immediate")
         try? FileManager.default.removeItem(at: folder)
     }

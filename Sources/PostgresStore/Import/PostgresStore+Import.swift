@@ -198,7 +198,7 @@ private final class PendingBatch: @unchecked Sendable {
 }
 
 /// The `imports` row of one file: how far its import got, committed with each batch.
-private struct ImportState {
+struct ImportState {
     var path: String
     var size: Int64
     var modified: Double

@@ -21,7 +21,7 @@ extension PostgresStore {
             return true
         }
         let countLimit = self.countLimit
-        let times = try withConnection { connection in
+        let times = try await withCancellableConnection { connection in
             let conditions = try PostgresSearch(connection: connection, countLimit: countLimit)
                 .conditions(query, request: unbounded)
             return try connection.rows(

@@ -19,8 +19,10 @@ public struct PreparedPages: Sendable {
 /// tweets, and the ids it settled, hydrated or missing.
 public struct PreparedHydration: Sendable {
     let batch: PreparedBatch
-    let hydrated: [TweetID]
-    let missing: [HydrationMiss]
+    package let hydrated: [TweetID]
+    package let missing: [HydrationMiss]
+    /// The page as it came, for a store that prepares nothing ahead (PostgreSQL); empty from the SQLite store.
+    package var pages: [Page] = []
 }
 
 extension TweetStore {

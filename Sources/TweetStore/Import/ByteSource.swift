@@ -7,7 +7,7 @@ import Foundation
 /// A stream of bytes an import reads: a file, standard input, or a decompressor over one of those.
 ///
 /// Sources are classes because the decompressors own C state that must be freed exactly once.
-protocol ByteSource: AnyObject {
+package protocol ByteSource: AnyObject {
     /// Fills the start of `buffer` with the next bytes and returns how many; 0 only at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
     /// Bytes of the underlying file consumed so far (compressed bytes under a decompressor), for progress.
@@ -17,14 +17,14 @@ protocol ByteSource: AnyObject {
 }
 
 /// Reads a file descriptor with `read(2)`, retrying interruptions.
-final class DescriptorSource: ByteSource {
+package final class DescriptorSource: ByteSource {
     private let descriptor: Int32
     private let closesDescriptor: Bool
-    private(set) var position: UInt64
-    var problem: String? { nil }
+    package private(set) var position: UInt64
+    package var problem: String? { nil }
 
     /// Opens `path` for reading, at `offset`.
-    init(path: String, offset: UInt64 = 0) throws {
+    package init(path: String, offset: UInt64 = 0) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw ImportInputError(message: "cannot open \(path): \(String(cString: strerror(errno)))")
@@ -49,7 +49,7 @@ final class DescriptorSource: ByteSource {
         if closesDescriptor { close(descriptor) }
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             let count = Glibc.read(descriptor, base, buffer.count)

@@ -42,12 +42,15 @@ public enum ImportInput: Hashable, Sendable {
     }
 
     /// The decoded bytes from the start, and what they are.
-    struct Opened {
-        var source: ByteSource
-        var content: Content
+    package struct Opened {
+        /// The decoded bytes, from the first.
+        package var source: ByteSource
+        /// What they hold.
+        package var content: Content
     }
 
-    func open() throws -> Opened {
+    /// Opens the input and looks through its compressions (the PostgreSQL store reads inputs this way too).
+    package func open() throws -> Opened {
         var source: ByteSource =
             switch self {
             case .file(let url): try DescriptorSource(path: url.path)

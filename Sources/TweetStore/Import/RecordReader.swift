@@ -59,18 +59,18 @@ struct ValueScanner {
 
 /// Splits a decoded byte stream into records for the decoder: lines of a JSON Lines file, or the values of a JSON
 /// document (each element of a top-level array on its own), in constant memory.
-final class RecordReader {
+package final class RecordReader {
     /// A record longer than this is reported and skipped rather than held in memory.
-    static let maximumRecordLength = 64 << 20
+    package static let maximumRecordLength = 64 << 20
 
-    enum Record {
+    package enum Record {
         /// A record's bytes, and the line it starts on.
         case text(Data, line: Int)
         /// A record too long to hold, with its length and first line.
         case tooLong(Int, line: Int)
     }
 
-    let framing: JSONFraming
+    package let framing: JSONFraming
     private let source: ByteSource
     /// Where each read lands before it joins `buffer`.
     private let scratch: UnsafeMutableRawBufferPointer
@@ -83,11 +83,11 @@ final class RecordReader {
     /// Decoded bytes before `buffer[0]`.
     private var bufferOffset: UInt64
     /// Decoded bytes consumed through the end of the last record returned.
-    private(set) var offset: UInt64
+    package private(set) var offset: UInt64
     /// Lines: the number of the line last returned. Values: the line the scan has reached.
-    private(set) var line: Int
+    package private(set) var line: Int
     /// Values: how many records have been returned.
-    private(set) var records = 0
+    package private(set) var records = 0
 
     // Values-only state between calls.
     private var insideArray = false
@@ -97,11 +97,12 @@ final class RecordReader {
     private var skippedBytes = 0
 
     /// Bytes of the file consumed (compressed ones under a decompressor).
-    var position: UInt64 { source.position }
+    package var position: UInt64 { source.position }
     /// Why the data ended early, if it did.
-    var problem: String? { source.problem }
+    package var problem: String? { source.problem }
 
-    init(source: ByteSource, framing: JSONFraming, offset: UInt64 = 0, line: Int = 0, chunkSize: Int = 1 << 20) {
+    package init(source: ByteSource, framing: JSONFraming, offset: UInt64 = 0, line: Int = 0, chunkSize: Int = 1 << 20)
+    {
         self.source = source
         self.framing = framing
         self.offset = offset
@@ -113,7 +114,7 @@ final class RecordReader {
     deinit { scratch.deallocate() }
 
     /// The next record, or nil at the end of the data.
-    func next() throws -> Record? {
+    package func next() throws -> Record? {
         framing == .lines ? try nextLine() : try nextValue()
     }
 

@@ -41,7 +41,7 @@ extension TweetStore {
     /// Bytes of JSON per write transaction at most (about 5,000 tweets of twarc2 pages).
     static let importBatchBytes = 6 << 20
     /// How many bad lines an import report quotes; the rest are only counted.
-    static let reportedProblems = 10
+    package static let reportedProblems = 10
 
     /// What became of the records of one half of a batch.
     struct DecodedLines: Sendable {
@@ -89,7 +89,7 @@ extension TweetStore {
     }
 
     /// What a record holds when it is valid JSON but not tweets; nil otherwise.
-    static func nonTweetName(_ data: Data) -> String? {
+    package static func nonTweetName(_ data: Data) -> String? {
         guard let value = try? JSONParser.parse(data) else { return nil }
         return NonTweetValue.name(of: value)
     }

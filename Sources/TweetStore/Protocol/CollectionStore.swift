@@ -113,8 +113,8 @@ extension PreparedPages {
 }
 
 extension PreparedHydration {
-    /// Answers kept as they are, for a store without hydration bookkeeping of its own yet.
-    package static func unprepared(hydrated: [TweetID], missing: [HydrationMiss]) -> PreparedHydration {
-        PreparedHydration(batch: PreparedBatch([]), hydrated: hydrated, missing: missing)
+    /// A page and its answers kept as they are, for a store that builds its rows itself when it writes them.
+    package static func unprepared(_ page: Page, hydrated: [TweetID], missing: [HydrationMiss]) -> PreparedHydration {
+        PreparedHydration(batch: PreparedBatch([]), hydrated: hydrated, missing: missing, pages: [page])
     }
 }

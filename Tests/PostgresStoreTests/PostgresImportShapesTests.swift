@@ -1,0 +1,175 @@
+import Foundation
+import PostgresStore
+import PostgresTesting
+import TerminalTesting
+import Testing
+import TweetKit
+import TweetStore
+
+/// Every input shape the SQLite store imports gives the same report and the same stored tweets on PostgreSQL:
+/// compressed JSON Lines (gzip, bzip2, xz, zstd), pretty-printed documents, arrays, an X account archive's folder,
+/// and standard input through the shell. The compressed files are made with Debian's gzip, bzip2, xz and zstd.
+@Suite("Import shapes on PostgreSQL", .enabled(if: PostgresFixtures.available, "PostgreSQL is not available"))
+struct PostgresImportShapesTests {
+    enum Shape: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case gzip, bzip2, xz, zstd, prettyDocument, array, archiveFolder
+        var testDescription: String { rawValue }
+    }
+
+    /// The corpus as twarc2 lines, with one malformed line among them.
+    static func lines(_ folder: TemporaryDirectory) throws -> [String] {
+        let (file, _) = try PostgresStoreTests.corpusFile(tweets: 120, seed: 45)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        var lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines.insert("{\"data\": [ not json", at: 1)
+        return lines
+    }
+
+    /// Runs a compressor from Debian (gzip, bzip2, xz-utils, zstd) on a file, replacing it.
+    static func tool(_ name: String, _ arguments: [String]) throws {
+        let run = try ProcessRun.run(
+            "/usr/bin/" + name, arguments: arguments, environment: ["PATH": "/usr/bin:/bin"], input: "")
+        #expect(run.status == 0, "\(name): \(run.standardError)")
+    }
+
+    /// The input file of `shape` in `folder`.
+    static func input(_ shape: Shape, _ folder: TemporaryDirectory) throws -> URL {
+        switch shape {
+        case .gzip, .bzip2, .xz, .zstd:
+            let plain = folder.file("tweets.jsonl")
+            try Self.lines(folder).joined(separator: "\n").write(toFile: plain, atomically: true, encoding: .utf8)
+            let (tool, suffix) = [
+                Shape.gzip: ("gzip", "gz"), .bzip2: ("bzip2", "bz2"), .xz: ("xz", "xz"), .zstd: ("zstd", "zst"),
+            ][shape]!
+            try Self.tool(tool, tool == "zstd" ? ["-q", "--rm", plain] : [plain])
+            return URL(fileURLWithPath: plain + "." + suffix)
+        case .prettyDocument, .array:
+            let values = try Self.lines(folder).dropFirst(2).map { line -> String in
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+                let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted])
+                return String(decoding: pretty, as: UTF8.self)
+            }
+            let text =
+                shape == .array ? "[\n" + values.joined(separator: ",\n") + "\n]\n" : values.joined(separator: "\n")
+            let path = folder.file("tweets.json")
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return URL(fileURLWithPath: path)
+        case .archiveFolder:
+            let root = folder.file("archive-2024")
+            try FileManager.default.createDirectory(atPath: root + "/data", withIntermediateDirectories: true)
+            try """
+            window.YTD.account.part0 = [{"account":{"accountId":"9","username":"owner","accountDisplayName":"O",
+            "createdAt":"2009-03-01T10:00:00.000Z"}}]
+            """.write(toFile: root + "/data/account.js", atomically: true, encoding: .utf8)
+            let entries = (1...30).map { index -> String in
+                let reply =
+                    index % 3 == 0
+                    ? "\"in_reply_to_status_id_str\":\"\(index - 1)\",\"in_reply_to_user_id_str\":\"5\","
+                        + "\"in_reply_to_screen_name\":\"alice\"," : ""
+                return """
+                    {"tweet":{"id_str":"\(index)","id":"\(index)",\(reply)"full_text":"archive entry \(index)",
+                    "created_at":"Fri Jul 12 23:40:\(10 + index) +0000 2019","favorite_count":"\(index)",
+                    "retweet_count":"0","entities":{"hashtags":[{"text":"tag\(index % 4)"}],"symbols":[],"urls":[],
+                    "user_mentions":[]},"lang":"en"}}
+                    """
+            }
+            try
+                ("window.YTD.tweets.part0 = [ "
+                + (entries + ["{\"tweet\":{\"full_text\":\"no id\"}}"])
+                .joined(separator: ",\n") + " ]").write(
+                    toFile: root + "/data/tweets.js", atomically: true, encoding: .utf8)
+            return URL(fileURLWithPath: root)
+        }
+    }
+
+    @Test(arguments: Shape.allCases)
+    func everyShapeImportsTheSameOnBothStores(shape: Shape) async throws {
+        let folder = TemporaryDirectory(prefix: "tweetsh-pg-shapes")
+        let input = try Self.input(shape, folder)
+        var reports: [ImportReport] = []
+        var stored: [[TweetID]] = []
+        var collections: [[String]] = []
+        for kind in StoreKind.allCases {
+            let store = try kind.make(in: folder)
+            defer { store.close() }
+            let report =
+                switch shape {
+                case .archiveFolder:
+                    try await store.importArchive(at: input, collection: nil, progress: nil)
+                default:
+                    try await store.importJSON(from: .file(input), collection: nil, progress: nil)
+                }
+            reports.append(report)
+            stored.append(try await BothStoresTests.allIDs(store, SearchRequest(query: "-zzzzqq", pageSize: 100)))
+            collections.append(try await store.collections().filter { !$0.hidden }.map { "\($0.name) \($0.tweets)" })
+            if shape == .archiveFolder {
+                let replies = try await BothStoresTests.allIDs(store, SearchRequest(query: "to:alice", pageSize: 100))
+                #expect(replies.count == 10, "\(kind): to:handle finds the archive's replies")
+            }
+        }
+        let (sqlite, postgres) = (reports[0], reports[1])
+        #expect(sqlite.tweets > 0)
+        #expect(postgres.tweets == sqlite.tweets)
+        #expect(postgres.lines == sqlite.lines)
+        #expect(postgres.errorCount == sqlite.errorCount)
+        #expect(postgres.problems.map(\.line) == sqlite.problems.map(\.line))
+        #expect(postgres.framing == sqlite.framing && postgres.compression == sqlite.compression)
+        #expect(postgres.entries == sqlite.entries && postgres.warnings == sqlite.warnings)
+        #expect(postgres.newTweets == sqlite.newTweets)
+        #expect(stored[1] == stored[0])
+        #expect(collections[1] == collections[0])
+        if [.gzip, .bzip2, .xz, .zstd].contains(shape) {
+            #expect(sqlite.errorCount == 1 && sqlite.compression.count == 1)
+        }
+    }
+
+    @Test func standardInputImportsTheSameOnBothStores() throws {
+        let folder = TemporaryDirectory(prefix: "tweetsh-pg-stdin")
+        let text = try Self.lines(folder).joined(separator: "\n") + "\n"
+        var outputs: [ProcessRun] = []
+        for kind in StoreKind.allCases {
+            let home = PostgresShellTests.Home()
+            let store = kind == .sqlite ? home.folder.file("tweets.sqlite") : try PostgresTestServer.makeDatabase()
+            let run = try ProcessRun.run(
+                builtProductsDirectory() + "/tweetsh",
+                arguments: ["--store", store, "-c", "import -; collections; search -lang:zz --in stdin"],
+                environment: home.environment, input: text)
+            outputs.append(run)
+        }
+        let (sqlite, postgres) = (outputs[0], outputs[1])
+        #expect(postgres.standardOutput.contains("stdin"), Comment(rawValue: postgres.standardError))
+        #expect(!postgres.standardError.contains("not available"), Comment(rawValue: postgres.standardError))
+        // The SQLite store lists its demo corpus too (which widens the list's columns); the rest is the same.
+        func stdinLines(_ run: ProcessRun) -> [String] {
+            run.standardOutput.split(separator: "\n").filter { !$0.contains("demo") }
+                .map { $0.split(separator: " ").joined(separator: " ") }
+        }
+        #expect(stdinLines(postgres) == stdinLines(sqlite))
+        #expect(postgres.standardError.contains("1 malformed line skipped"), Comment(rawValue: postgres.standardError))
+    }
+
+    @Test func anInterruptedCompressedImportResumesAfterItsLastCommittedRecord() async throws {
+        let folder = TemporaryDirectory(prefix: "tweetsh-pg-resume")
+        let input = try Self.input(.gzip, folder)
+        let lines = try Self.lines(folder)
+        let (store, url) = try PostgresFixtures.store()
+        defer { store.close() }
+        let whole = try await store.importJSON(from: .file(input), collection: nil, progress: nil)
+        // As a run killed after committing the first three lines leaves it: their decoded bytes, line and counts.
+        let committed = 3
+        let offset = lines.prefix(committed).reduce(0) { $0 + $1.utf8.count + 1 }
+        let tweets = lines.prefix(committed).compactMap { try? CollectionLineDecoder.decode(line: Data($0.utf8)) }
+            .reduce(0) { $0 + $1.tweets.count }
+        let admin = try PGConnection(conninfo: url)
+        try admin.execute(
+            "UPDATE imports SET \"offset\" = $1, line = $2, tweets = $3, errors = 1, finished = false",
+            [.integer(Int64(offset)), .integer(Int64(committed)), .integer(Int64(tweets))])
+        try admin.execute("DELETE FROM tweets")
+        let resumed = try await store.importJSON(from: .file(input), collection: nil, progress: nil)
+        #expect(resumed.resumedAfterLine == committed)
+        #expect(resumed.tweets == whole.tweets && resumed.lines == whole.lines && resumed.errorCount == 1)
+        #expect(resumed.tweetsThisRun == whole.tweets - tweets)
+        // Only the records after the committed ones were read again.
+        #expect(try store.counts().tweets == whole.tweets - tweets)
+    }
+}
