@@ -7,8 +7,9 @@ enum PostgresSchema {
     /// The advisory lock key migrations hold: "tweetsh" as bytes, so other users of the database rarely collide.
     static let lockKey: Int64 = 0x7477_6565_7473_68
 
-    /// Migrations in order; index 0 takes an empty database to version 1.
-    static let migrations: [String] = [version1]
+    /// Migrations in order; index 0 takes an empty database to version 1, index 1 takes version 1 to 2, and so on.
+    /// A new version appends its script here.
+    static let migrations: [String] = [version1, version2]
 
     /// The version this tweetsh writes.
     static var currentVersion: Int { migrations.count }

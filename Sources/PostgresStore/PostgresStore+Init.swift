@@ -40,7 +40,10 @@ extension PostgresStore {
             }
         }
         let database = try connection.rows("SELECT current_database()") { $0.text(0) }.first ?? ""
-        let tables = ["tweets", "users", "media", "collections", "collection_tweets", "tweetsh_schema", "imports"]
+        let tables = [
+            "tweets", "tweet_originals", "users", "media", "collections", "collection_tweets", "tweetsh_schema",
+            "imports",
+        ]
         for role in [roles.importer, roles.reader] {
             try runFormatted(connection, "GRANT CONNECT ON DATABASE %I TO %I", [database, role])
             try runFormatted(connection, "GRANT USAGE ON SCHEMA public TO %I", [role])

@@ -51,7 +51,7 @@ struct PostgresSearch {
         let reader = PostgresReader(connection: connection)
         let terms = QueryCompiler(resolveUser: reader.userIDs(matching:))
         var conditions = PostgresConditions()
-        conditions.add("(t.flags & \(TweetFlags.includedOnly.rawValue)) = 0")
+        conditions.addBase("(t.flags & \(TweetFlags.includedOnly.rawValue)) = 0")
         try PostgresQueryCompiler(terms: terms)
             .compile(query, prefixLastWord: request.prefixLastWord, into: &conditions)
         if let id = request.sinceID {
@@ -76,9 +76,12 @@ struct PostgresSearch {
         return conditions
     }
 
-    /// The number of matches up to `countLimit` (nil beyond it, or when counting is off).
+    /// The number of matches when it is cheap to know, by the SQLite store's rule (so both stores report the same
+    /// counts): a query of text terms alone counts up to `countLimit`, one with other conditions (flags aside, which
+    /// are index terms here) up to ten pages' worth; nil beyond that, or when counting is off.
     private func count(_ conditions: PostgresConditions, pageSize: Int) throws -> Int? {
         guard countLimit > 0 else { return nil }
+        let countLimit = conditions.isTextOnly ? self.countLimit : min(self.countLimit, 10 * pageSize)
         var bounded = conditions
         let limit = bounded.bind(.integer(Int64(countLimit)))
         let sql = "SELECT count(*) FROM (SELECT 1 FROM tweets t WHERE \(bounded.sql) LIMIT \(limit)) AS matches"
