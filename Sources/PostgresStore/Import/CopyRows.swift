@@ -59,7 +59,7 @@ struct CopyRows {
 }
 
 /// One tweet as the `tweets` row holds it: the same columns and encodings as the SQLite store (`TweetRecord`), plus
-/// its `tsvector` document and its compressed original.
+/// its `tsvector` document and its compressed original, as a row of the binary COPY into `tweets_staging`.
 struct TweetRow {
     let tweet: Tweet
     let primary: Bool
@@ -80,7 +80,8 @@ struct TweetRow {
         "t.id, t.author_id, t.created_at, t.conversation_id, t.reply_to_user, t.lang, t.flags, "
         + "t.likes, t.reposts, t.replies, t.quotes, t.text, t.extra"
 
-    func append(to rows: inout CopyRows) {
+    func append(to rows: inout BinaryCopyRows) {
+        rows.startRow()
         rows.integer(Int64(bitPattern: tweet.id.rawValue))
         rows.integer(tweet.authorID.map { Int64(bitPattern: $0.rawValue) })
         rows.integer(tweet.createdAt.map(TweetRecord.milliseconds))
@@ -99,10 +100,13 @@ struct TweetRow {
         rows.blob(TweetRecord.encodeExtra(tweet))
         rows.blob(original)
         // A tweet stored only because another refers to it is never a search result, so it has no document.
-        rows.text(
-            primary
-                ? SearchDocument.vector(TweetDocument(tweet))
-                    + SearchDocument.filterLexemes(flags: flags, lang: tweet.lang) : "")
+        if primary {
+            rows.tsvector(
+                SearchDocument.entries(TweetDocument(tweet)),
+                extra: SearchDocument.filterLexemes(flags: flags, lang: tweet.lang))
+        } else {
+            rows.tsvector([], extra: [])
+        }
         rows.endRow()
     }
 

@@ -25,7 +25,7 @@ struct PostgresWriter {
         if !batch.users.isEmpty { try upsertUsers(batch.users) }
         if !batch.media.isEmpty { try upsertMedia(batch.media) }
         guard !batch.tweets.isEmpty else { return 0 }
-        try connection.copy("COPY tweets_staging(\(TweetRow.columns)) FROM STDIN", data: batch.tweets)
+        try connection.copy("COPY tweets_staging(\(TweetRow.columns)) FROM STDIN (FORMAT binary)", data: batch.tweets)
         let known =
             try connection.scalar(
                 "SELECT count(*) FROM tweets_staging s JOIN tweets t ON t.id = s.id "

@@ -26,15 +26,16 @@ extension SearchDocument {
         return lexeme
     }
 
-    /// The position-less lexemes a document carries for its tweet's flags and language, as a `tsvector` literal
-    /// fragment to append (starting with a space), so `is:reply` or `lang:en` is an index term like a word. Schema
-    /// version 2 adds the same lexemes to stored documents (`PostgresSchema.version2`).
-    static func filterLexemes(flags: TweetFlags, lang: String?) -> String {
-        var fragment = ""
-        for bit in filterBits where flags.rawValue & (1 << bit) != 0 {
-            fragment += " '=f\(bit)'"
+    /// The position-less lexemes a document carries for its tweet's flags and language, so `is:reply` or `lang:en`
+    /// is an index term like a word. Schema version 2 adds the same lexemes to stored documents
+    /// (`PostgresSchema.version2`).
+    static func filterLexemes(flags: TweetFlags, lang: String?) -> [String] {
+        var lexemes: [String] = []
+        for bit in filterBits where flags.rawValue & (1 << bit) != 0 { lexemes.append("=f\(bit)") }
+        if let lang {
+            let lexeme = languageLexeme(lang)
+            if lexeme.utf8.count <= longestLexeme { lexemes.append(lexeme) }
         }
-        if let lang { fragment += " " + quoted(languageLexeme(lang)) }
-        return fragment
+        return lexemes
     }
 }
