@@ -7,23 +7,45 @@ extension PostgresSchema {
     ///   and one for its language (`=l` and the code, ASCII lower-cased as SQLite's `lower`), so `is:`, `has:` and
     ///   `lang:` join the `tsquery`: the planner estimates them from the vector's statistics instead of guessing,
     ///   and the GIN index answers them.
-    /// - The table is rewritten in id order (`CLUSTER`), which also drops the moved column's bytes.
+    /// - The table is rewritten once, in id order, into a new `tweets` without the moved column, and its indexes are
+    ///   built after the copy. (An `UPDATE` then `CLUSTER` in one transaction would keep every row twice: `CLUSTER`
+    ///   keeps the versions its own transaction deleted, as that transaction might still roll back.)
     ///
-    /// Roles keep their rights: the new table gets the grants `tweets` has.
+    /// Roles keep their rights: both new tables get the grants the old `tweets` had.
     static let version2 = """
+        SET LOCAL maintenance_work_mem = '512MB';
         CREATE TABLE tweet_originals(
             id bigint PRIMARY KEY,
             original bytea NOT NULL
         );
         INSERT INTO tweet_originals(id, original) SELECT id, original FROM tweets WHERE original IS NOT NULL;
-        ALTER TABLE tweets DROP COLUMN original;
-        UPDATE tweets SET doc = doc || array_to_tsvector(ARRAY(
+        CREATE TABLE tweets_version2(
+            id bigint NOT NULL,
+            author_id bigint,
+            created_at bigint,
+            conversation_id bigint,
+            reply_to_user bigint,
+            lang text,
+            flags bigint NOT NULL,
+            likes bigint NOT NULL DEFAULT 0,
+            reposts bigint NOT NULL DEFAULT 0,
+            replies bigint NOT NULL DEFAULT 0,
+            quotes bigint NOT NULL DEFAULT 0,
+            text text NOT NULL,
+            extra bytea,
+            doc tsvector NOT NULL DEFAULT ''::tsvector
+        );
+        INSERT INTO tweets_version2(
+            id, author_id, created_at, conversation_id, reply_to_user, lang, flags, likes, reposts, replies, quotes,
+            text, extra, doc)
+        SELECT id, author_id, created_at, conversation_id, reply_to_user, lang, flags, likes, reposts, replies, quotes,
+            text, extra,
+            CASE WHEN (flags & 128) <> 0 THEN doc ELSE doc || array_to_tsvector(ARRAY(
                 SELECT '=f' || b FROM generate_series(0, 6) AS b WHERE (flags & (1::bigint << b)) <> 0
                 UNION ALL
                 SELECT '=l' || translate(lang, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
-                WHERE lang IS NOT NULL))
-            WHERE (flags & 128) = 0;
-        CLUSTER tweets USING tweets_pkey;
+                WHERE lang IS NOT NULL)) END
+        FROM tweets ORDER BY id;
         DO $$
         DECLARE grant_row record;
         BEGIN
@@ -32,8 +54,13 @@ extension PostgresSchema {
                 WHERE table_name = 'tweets' AND table_schema = current_schema() AND grantee <> current_user
             LOOP
                 EXECUTE format('GRANT %s ON tweet_originals TO %I', grant_row.privilege_type, grant_row.grantee);
+                EXECUTE format('GRANT %s ON tweets_version2 TO %I', grant_row.privilege_type, grant_row.grantee);
             END LOOP;
         END $$;
+        DROP TABLE tweets;
+        ALTER TABLE tweets_version2 RENAME TO tweets;
+        ALTER TABLE tweets ADD CONSTRAINT tweets_pkey PRIMARY KEY (id);
+        CREATE INDEX tweets_doc ON tweets USING gin(doc);
         ANALYZE tweets;
         """
 }
