@@ -128,3 +128,14 @@ final class IndexProbe: @unchecked Sendable {
         if indexPresent == nil { indexPresent = try look() }
     }
 }
+
+@Suite("PostgreSQL count estimates")
+struct PostgresCountEstimateTests {
+    @Test func theTopNodesEstimateIsRead() {
+        let plan = """
+            [{"Plan": {"Node Type": "Bitmap Heap Scan", "Plan Rows": 51234, "Plans": [{"Plan Rows": 7}]}}]
+            """
+        #expect(PostgresSearch.planRows(plan) == 51_234)
+        #expect(PostgresSearch.planRows("[]") == nil)
+    }
+}
