@@ -11,6 +11,10 @@ extension PostgresSchema {
     ///   built after the copy. (An `UPDATE` then `CLUSTER` in one transaction would keep every row twice: `CLUSTER`
     ///   keeps the versions its own transaction deleted, as that transaction might still roll back.)
     ///
+    /// - Statistics on `flags & 128` (`CREATE STATISTICS` on the expression): every search has
+    ///   `(t.flags & 128) = 0`, which the planner otherwise guesses at 0.5%, so it took a common word for a rare one
+    ///   (`the` on 1M tweets: 1,509 rows expected for 300,000).
+    ///
     /// Roles keep their rights: both new tables get the grants the old `tweets` had.
     static let version2 = """
         SET LOCAL maintenance_work_mem = '512MB';
@@ -61,6 +65,7 @@ extension PostgresSchema {
         ALTER TABLE tweets_version2 RENAME TO tweets;
         ALTER TABLE tweets ADD CONSTRAINT tweets_pkey PRIMARY KEY (id);
         CREATE INDEX tweets_doc ON tweets USING gin(doc);
+        CREATE STATISTICS tweets_included_only ON ((flags & 128)) FROM tweets;
         ANALYZE tweets;
         """
 }
