@@ -13,7 +13,8 @@ struct PostgresOriginals {
         var originals = Originals()
         let tweetIDs = page.tweets.map(\.id) + page.includedTweets.map(\.id)
         if !tweetIDs.isEmpty {
-            for (id, blob) in try blobs("tweets", key: "id", [.text(PostgresReader.array(tweetIDs))], "bigint") {
+            for (id, blob) in try blobs("tweet_originals", key: "id", [.text(PostgresReader.array(tweetIDs))], "bigint")
+            {
                 if let id = Int64(id) { originals.tweets[TweetID(UInt64(bitPattern: id))] = try expand(blob) }
             }
         }

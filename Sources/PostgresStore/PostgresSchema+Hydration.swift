@@ -1,5 +1,5 @@
 extension PostgresSchema {
-    /// The hydration ledger (schema step "hydration", version 3 once the originals step is version 2): per
+    /// The hydration ledger (schema version 3, after version 2 moved the originals out of `tweets`): per
     /// collection, every id a hydration has an answer for, NULL `reason` for hydrated, else why X did not return it.
     /// It belongs to its collection, so dropping the collection forgets the answers and a later hydration asks again.
     /// `reply_handles` keeps the handles of users an archive's tweets reply to, for `to:handle`.

@@ -7,9 +7,10 @@ enum PostgresSchema {
     /// The advisory lock key migrations hold: "tweetsh" as bytes, so other users of the database rarely collide.
     static let lockKey: Int64 = 0x7477_6565_7473_68
 
-    /// Migrations in order; index 0 takes an empty database to version 1. `hydration` (PostgresSchema+Hydration)
-    /// is appended after the steps before it.
-    static let migrations: [String] = [version1, hydration]
+    /// Migrations in order; index 0 takes an empty database to version 1, index 1 takes version 1 to 2 (originals out
+    /// of `tweets`, PostgresSchema+Version2), index 2 adds the hydration ledger and reply handles (version 3,
+    /// PostgresSchema+Hydration), and so on. A new version appends its script here.
+    static let migrations: [String] = [version1, version2, hydration]
 
     /// The version this tweetsh writes.
     static var currentVersion: Int { migrations.count }

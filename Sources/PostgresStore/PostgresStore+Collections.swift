@@ -41,6 +41,12 @@ extension PostgresStore {
                     try connection.scalar(
                         "SELECT count(*) FROM collection_tweets WHERE collection = $1", [.text(name)],
                         doing: "dropping a collection") ?? 0)
+                // The originals of the tweets about to go first, by the same condition.
+                try connection.execute(
+                    """
+                    DELETE FROM tweet_originals WHERE id IN (SELECT tweet_id FROM collection_tweets WHERE collection = $1)
+                    AND id NOT IN (SELECT tweet_id FROM collection_tweets WHERE collection <> $1)
+                    """, [.text(name)], doing: "dropping a collection")
                 let deleted = try connection.execute(
                     """
                     DELETE FROM tweets WHERE id IN (SELECT tweet_id FROM collection_tweets WHERE collection = $1)

@@ -41,8 +41,8 @@ extension PostgresStore {
         }
         let database = try connection.rows("SELECT current_database()") { $0.text(0) }.first ?? ""
         let tables = [
-            "tweets", "users", "media", "collections", "collection_tweets", "tweetsh_schema", "imports",
-            "hydrated_ids", "reply_handles",
+            "tweets", "tweet_originals", "users", "media", "collections", "collection_tweets", "tweetsh_schema",
+            "imports", "hydrated_ids", "reply_handles",
         ]
         for role in [roles.importer, roles.reader] {
             try runFormatted(connection, "GRANT CONNECT ON DATABASE %I TO %I", [database, role])

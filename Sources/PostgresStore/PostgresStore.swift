@@ -14,7 +14,7 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
     public let name = "local"
     /// The address with any password masked, for every message, history entry and log line.
     public let address: String
-    /// Counting stops here, as in the SQLite store.
+    /// Counting stops here, as in the SQLite store (and by default at the same 1,000).
     public let countLimit: Int
     /// Why this user cannot write (the role may only read, or the server is a read replica); nil when it can.
     public let readOnlyReason: String?
@@ -30,7 +30,7 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
     /// `history` is where this user's search history is kept (`historyLocation(for:environment:)`); nil keeps it in
     /// memory.
     public init(
-        address: String, migrate: Bool = true, countLimit: Int = 10_000, history: StoreLocation? = nil
+        address: String, migrate: Bool = true, countLimit: Int = 1_000, history: StoreLocation? = nil
     ) throws {
         self.conninfo = address
         self.address = ConnectionAddress.masked(address)

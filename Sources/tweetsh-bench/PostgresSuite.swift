@@ -153,6 +153,9 @@ enum PostgresSuite: BenchSuite {
             add(
                 "\(label)-\(clients)-clients-worst-p99", p99s.max() ?? 0, "ms",
                 "\(label): the worst client's p99 with \(clients) clients")
+            for (index, p99) in p99s.enumerated() {
+                add("\(label)-client-\(index + 1)-p99", p99, "ms", "\(label): client \(index + 1)'s p99 of \(clients)")
+            }
             add(
                 "\(label)-\(clients)-clients-rate", Double(searches) / wall, "searches/s",
                 "\(label): first pages per second over all \(clients) clients")

@@ -59,7 +59,7 @@ struct CopyRows {
 }
 
 /// One tweet as the `tweets` row holds it: the same columns and encodings as the SQLite store (`TweetRecord`), plus
-/// its `tsvector` document and its compressed original.
+/// its `tsvector` document and its compressed original, as a row of the binary COPY into `tweets_staging`.
 struct TweetRow {
     let tweet: Tweet
     let primary: Bool
@@ -70,12 +70,18 @@ struct TweetRow {
         "id, author_id, created_at, conversation_id, reply_to_user, lang, flags, likes, reposts, replies, quotes, "
         + "text, extra, original, doc"
 
+    /// The columns of `tweets` itself: all of `columns` but the original, which `tweet_originals` keeps.
+    static let storedColumns =
+        "id, author_id, created_at, conversation_id, reply_to_user, lang, flags, likes, reposts, replies, quotes, "
+        + "text, extra, doc"
+
     /// The columns a search reads, in the order `tweet(from:)` expects.
     static let selected =
         "t.id, t.author_id, t.created_at, t.conversation_id, t.reply_to_user, t.lang, t.flags, "
         + "t.likes, t.reposts, t.replies, t.quotes, t.text, t.extra"
 
-    func append(to rows: inout CopyRows) {
+    func append(to rows: inout BinaryCopyRows) {
+        rows.startRow()
         rows.integer(Int64(bitPattern: tweet.id.rawValue))
         rows.integer(tweet.authorID.map { Int64(bitPattern: $0.rawValue) })
         rows.integer(tweet.createdAt.map(TweetRecord.milliseconds))
@@ -83,7 +89,8 @@ struct TweetRow {
         rows.integer(tweet.conversationID.flatMap { $0 == tweet.id ? nil : Int64(bitPattern: $0.rawValue) })
         rows.integer(tweet.inReplyToUserID.map { Int64(bitPattern: $0.rawValue) })
         rows.text(tweet.lang)
-        rows.integer(TweetRecord.flags(for: tweet, includedOnly: !primary).rawValue)
+        let flags = TweetRecord.flags(for: tweet, includedOnly: !primary)
+        rows.integer(flags.rawValue)
         let metrics = tweet.metrics
         rows.integer(Int64(metrics?.likes ?? 0))
         rows.integer(Int64(metrics?.retweets ?? 0))
@@ -93,7 +100,13 @@ struct TweetRow {
         rows.blob(TweetRecord.encodeExtra(tweet))
         rows.blob(original)
         // A tweet stored only because another refers to it is never a search result, so it has no document.
-        rows.text(primary ? SearchDocument.vector(TweetDocument(tweet)) : "")
+        if primary {
+            rows.tsvector(
+                SearchDocument.entries(TweetDocument(tweet)),
+                extra: SearchDocument.filterLexemes(flags: flags, lang: tweet.lang))
+        } else {
+            rows.tsvector([], extra: [])
+        }
         rows.endRow()
     }
 

@@ -19,7 +19,7 @@ struct PostgresBatchRows: Sendable {
     private(set) var users: [UInt8] = []
     /// COPY rows for `media_staging`; empty when the batch has no media.
     private(set) var media: [UInt8] = []
-    /// COPY rows for `tweets_staging` (`TweetRow.columns`); empty when the batch has no tweet.
+    /// Binary COPY rows for `tweets_staging` (`TweetRow.columns`); empty when the batch has no tweet.
     private(set) var tweets: [UInt8] = []
     /// Result tweets among the rows (a tweet only referenced by another does not count).
     private(set) var primaries = 0
@@ -56,9 +56,9 @@ struct PostgresBatchRows: Sendable {
         }
         self.users = Self.userRows(users.values.sorted { $0.0.id < $1.0.id })
         self.media = Self.mediaRows(media.values.sorted { $0.0.mediaKey < $1.0.mediaKey })
-        var copy = CopyRows()
+        var copy = BinaryCopyRows(capacity: rows.count * 1_200)
         for row in rows.sorted(by: { $0.tweet.id < $1.tweet.id }) { row.append(to: &copy) }
-        tweets = copy.bytes
+        tweets = rows.isEmpty ? [] : copy.finished
         primaries = rows.filter(\.primary).count
     }
 

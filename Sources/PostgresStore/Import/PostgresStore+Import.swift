@@ -45,6 +45,9 @@ extension PostgresStore {
                 try connection.scalar("SELECT has_table_privilege('tweets', 'INSERT')::int", doing: "importing")
             guard writable == 1 else { throw PostgresError(.readOnly, address: connection.address) }
             var state = try ImportState.load(connection, path: path, size: size, modified: modified)
+            // Into an empty store the text index is built once after the load (PostgresBulkLoad).
+            var bulk = try PostgresBulkLoad.begin(connection)
+            defer { if bulk { _ = try? PostgresBulkLoad.finish(connection) } }
             let resumedAfter = state.line
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
@@ -119,6 +122,10 @@ extension PostgresStore {
             }
             try submit(lines, endOffset: consumed, isLast: true)
             while !inFlight.isEmpty { try write(inFlight.removeFirst()) }
+            if bulk {
+                bulk = false
+                try PostgresBulkLoad.finish(connection)
+            }
             return PostgresImportReport(
                 lines: state.line, tweets: state.tweets, errors: state.errors, resumedAfterLine: resumedAfter,
                 problems: problems, tweetsThisRun: readThisRun, newTweets: newThisRun)

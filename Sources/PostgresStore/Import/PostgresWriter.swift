@@ -25,18 +25,24 @@ struct PostgresWriter {
         if !batch.users.isEmpty { try upsertUsers(batch.users) }
         if !batch.media.isEmpty { try upsertMedia(batch.media) }
         guard !batch.tweets.isEmpty else { return 0 }
-        try connection.copy("COPY tweets_staging(\(TweetRow.columns)) FROM STDIN", data: batch.tweets)
+        try connection.copy("COPY tweets_staging(\(TweetRow.columns)) FROM STDIN (FORMAT binary)", data: batch.tweets)
         let known =
             try connection.scalar(
                 "SELECT count(*) FROM tweets_staging s JOIN tweets t ON t.id = s.id "
                     + "WHERE (s.flags & 128) = 0 AND (t.flags & 128) = 0", doing: "importing") ?? 0
-        let updates = TweetRow.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { $0 != "id" }
-            .map {
-                $0 == "original" ? "original = coalesce(EXCLUDED.original, tweets.original)" : "\($0) = EXCLUDED.\($0)"
-            }
+        // The originals first, while `tweets` still holds the copies this batch may replace: an original is written
+        // where its row will be (a new tweet, or a copy that beats the stored one) and kept where the copy has none.
         try connection.execute(
-            "INSERT INTO tweets(\(TweetRow.columns)) SELECT \(TweetRow.columns) FROM tweets_staging "
+            "INSERT INTO tweet_originals(id, original) SELECT s.id, s.original FROM tweets_staging s "
+                + "LEFT JOIN tweets t ON t.id = s.id WHERE s.original IS NOT NULL "
+                + "AND (t.id IS NULL OR (t.flags & 128) <> 0 OR (s.flags & 128) = 0) "
+                + "ON CONFLICT (id) DO UPDATE SET original = EXCLUDED.original", doing: "importing")
+        let columns = TweetRow.storedColumns
+        let updates = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0 != "id" }
+            .map { "\($0) = EXCLUDED.\($0)" }
+        try connection.execute(
+            "INSERT INTO tweets(\(columns)) SELECT \(columns) FROM tweets_staging "
                 + "ON CONFLICT (id) DO UPDATE SET \(updates.joined(separator: ", ")) "
                 + "WHERE (tweets.flags & 128) <> 0 OR (EXCLUDED.flags & 128) = 0", doing: "importing")
         if let collection {
@@ -53,8 +59,10 @@ struct PostgresWriter {
 
     private func createStaging() throws {
         for table in ["tweets", "users", "media"] {
+            // A tweet's original lives in `tweet_originals`, but arrives with its row.
+            let more = table == "tweets" ? ", original bytea" : ""
             try connection.execute(
-                "CREATE TEMPORARY TABLE IF NOT EXISTS \(table)_staging (LIKE \(table) INCLUDING DEFAULTS) "
+                "CREATE TEMPORARY TABLE IF NOT EXISTS \(table)_staging (LIKE \(table) INCLUDING DEFAULTS\(more)) "
                     + "ON COMMIT DELETE ROWS", doing: "preparing an import")
         }
     }

@@ -6,6 +6,11 @@ import TweetStore
 struct PostgresConditions {
     private(set) var conditions: [String] = []
     private(set) var parameters: [PGValue] = []
+    /// Whether the conditions are one `tsquery` match alone (besides the rule that searches skip tweets stored only
+    /// as references, which have no document): such a count reads the index, as the SQLite store's text-only count
+    /// reads only FTS5.
+    private(set) var textMatch: String?
+    private(set) var otherConditions = 0
 
     /// The placeholder for a new parameter.
     mutating func bind(_ value: PGValue) -> String {
@@ -13,7 +18,26 @@ struct PostgresConditions {
         return "$\(parameters.count)"
     }
 
-    mutating func add(_ condition: String) { conditions.append(condition) }
+    mutating func add(_ condition: String) {
+        conditions.append(condition)
+        otherConditions += 1
+    }
+
+    /// Notes a filter the `tsquery` answers (`is:`, `has:`, `lang:`) that SQLite answers with SQL, so the count
+    /// follows SQLite's rule for a query with conditions.
+    mutating func addFilterInMatch() { otherConditions += 1 }
+
+    /// Adds the condition every search has (no tweet stored only as a reference), which counts as no filter.
+    mutating func addBase(_ condition: String) { conditions.append(condition) }
+
+    /// Adds the match of the query's text terms.
+    mutating func addTextMatch(_ condition: String) {
+        conditions.append(condition)
+        textMatch = condition
+    }
+
+    /// True when the only condition besides the base one is the text match.
+    var isTextOnly: Bool { textMatch != nil && otherConditions == 0 }
 
     /// The conditions joined by AND (TRUE when there are none).
     var sql: String { conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND ") }
@@ -45,8 +69,10 @@ struct PostgresQueryCompiler {
                 rest.append(part)
             }
         }
+        for part in parts where Self.holdsFilter(part) { conditions.addFilterInMatch() }
         if !texts.isEmpty {
-            conditions.add("t.doc @@ \(conditions.bind(.text(texts.joined(separator: " & "))))::tsquery")
+            conditions.addTextMatch(
+                "t.doc @@ \(conditions.bind(.text(texts.joined(separator: " & "))))::tsquery")
         }
         for part in rest { conditions.add(try condition(part, &conditions)) }
     }
@@ -55,6 +81,13 @@ struct PostgresQueryCompiler {
 
     /// A term as a `tsquery`, or nil when it is no index term (or holds nothing the tokenizer keeps).
     func tsquery(_ term: QueryTerm) throws -> String? {
+        // Flags and languages are lexemes of the document too (`SearchDocument.filterLexemes`).
+        switch term {
+        case .is(let kind): return SearchDocument.flagLexeme(TweetFlags(kind)).map(SearchDocument.quoted)
+        case .has(let feature): return SearchDocument.flagLexeme(TweetFlags(feature)).map(SearchDocument.quoted)
+        case .lang(let code): return SearchDocument.quoted(SearchDocument.languageLexeme(code))
+        default: break
+        }
         guard let (column, phrases, prefix) = try terms.columnPhrases(of: term),
             let mark = SearchDocument.Column(fts5: column),
             phrases.allSatisfy({ $0.contains(where: { $0.isLetter || $0.isNumber || $0 == "_" }) })
@@ -79,6 +112,18 @@ struct PostgresQueryCompiler {
             let joiner: String
             if case .and = expression { joiner = " & " } else { joiner = " | " }
             return "(" + texts.joined(separator: joiner) + ")"
+        }
+    }
+
+    /// Whether a subtree names a flag or a language anywhere.
+    static func holdsFilter(_ expression: QueryExpression) -> Bool {
+        switch expression {
+        case .term(let term), .not(let term):
+            switch term {
+            case .is, .has, .lang: return true
+            default: return false
+            }
+        case .and(let parts), .or(let parts): return parts.contains(where: holdsFilter)
         }
     }
 

@@ -51,7 +51,7 @@ struct PostgresSearch {
         let reader = PostgresReader(connection: connection)
         let terms = QueryCompiler(resolveUser: reader.userIDs(matching:))
         var conditions = PostgresConditions()
-        conditions.add("(t.flags & \(TweetFlags.includedOnly.rawValue)) = 0")
+        conditions.addBase("(t.flags & \(TweetFlags.includedOnly.rawValue)) = 0")
         try PostgresQueryCompiler(terms: terms)
             .compile(query, prefixLastWord: request.prefixLastWord, into: &conditions)
         if let id = request.sinceID {
@@ -76,13 +76,40 @@ struct PostgresSearch {
         return conditions
     }
 
-    /// The number of matches up to `countLimit` (nil beyond it, or when counting is off).
+    /// The number of matches when it is cheap to know, by the SQLite store's rule (so both stores report the same
+    /// counts): a query of text terms alone counts up to `countLimit`, one with other conditions (flags aside, which
+    /// are index terms here) up to ten pages' worth; nil beyond that, or when counting is off.
     private func count(_ conditions: PostgresConditions, pageSize: Int) throws -> Int? {
         guard countLimit > 0 else { return nil }
+        let countLimit = conditions.isTextOnly ? self.countLimit : min(self.countLimit, 10 * pageSize)
+        // Counting a common term's first thousand matches makes PostgreSQL build the bitmap of all of them (tens of
+        // milliseconds at a million tweets), only to report no count. When the planner expects many times the limit,
+        // the count would be capped anyway, so it is not run.
+        if let estimate = try estimatedMatches(conditions), estimate > Self.skipFactor * countLimit { return nil }
         var bounded = conditions
         let limit = bounded.bind(.integer(Int64(countLimit)))
         let sql = "SELECT count(*) FROM (SELECT 1 FROM tweets t WHERE \(bounded.sql) LIMIT \(limit)) AS matches"
         let count = Int(try connection.scalar(sql, bounded.parameters, doing: "counting") ?? 0)
         return count < countLimit ? count : nil
+    }
+
+    /// A count is skipped when the planner expects more than this many times its limit: far enough beyond the limit
+    /// that a misestimate rarely hides a count SQLite would show (and then it only hides it: results are unchanged).
+    static let skipFactor = 5
+
+    /// The planner's estimate of the matches, from `EXPLAIN` (planning only, nothing is read).
+    private func estimatedMatches(_ conditions: PostgresConditions) throws -> Int? {
+        let plan = try connection.rows(
+            "EXPLAIN (FORMAT JSON) SELECT 1 FROM tweets t WHERE \(conditions.sql)", conditions.parameters,
+            doing: "counting"
+        ) { $0.text(0) }.joined()
+        return Self.planRows(plan)
+    }
+
+    /// The first `"Plan Rows"` of an `EXPLAIN (FORMAT JSON)` answer: the top node's estimate.
+    static func planRows(_ plan: String) -> Int? {
+        guard let key = plan.range(of: "\"Plan Rows\":") else { return nil }
+        let digits = plan[key.upperBound...].drop { $0 == " " }.prefix { $0.isNumber }
+        return Int(digits)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import TweetStore
 
-/// A tweet's index document as a `tsvector` literal: the SQLite store's six FTS5 columns in one vector, each column's
+/// A tweet's index document as `tsvector` lexemes: the SQLite store's six FTS5 columns in one vector, each column's
 /// tokens marked by a leading character that the tokenizer never keeps (`#tag`, `$cash`, `@name`, `/url`, `~a123`),
 /// so `#swift` and the word `swift` stay apart as they do in separate FTS5 columns.
 ///
@@ -35,10 +35,10 @@ enum SearchDocument {
     /// PostgreSQL refuses longer lexemes; FTS5 keeps them, but no query can name a token this long anyway.
     static let longestLexeme = 2_046
 
-    /// The `tsvector` literal of a document.
-    static func vector(_ document: TweetDocument) -> String {
-        var positions: [String: [Int]] = [:]
-        var order: [String] = []
+    /// A document's lexemes in first-seen order, each with its positions (at most 256, as PostgreSQL keeps).
+    static func entries(_ document: TweetDocument) -> [(lexeme: String, positions: [Int])] {
+        var index: [String: Int] = [:]
+        var entries: [(lexeme: String, positions: [Int])] = []
         var position = 0
         let columns: [(Column, String)] = [
             (.body, document.body), (.tags, document.tags), (.cashtags, document.cashtags),
@@ -49,22 +49,15 @@ enum SearchDocument {
                 position = min(position + 1, lastPosition)
                 let lexeme = column.rawValue + token
                 guard lexeme.utf8.count <= longestLexeme else { continue }
-                if positions[lexeme] == nil { order.append(lexeme) }
-                positions[lexeme, default: []].append(position)
+                if let at = index[lexeme] {
+                    if entries[at].positions.count < 256 { entries[at].positions.append(position) }
+                } else {
+                    index[lexeme] = entries.count
+                    entries.append((lexeme, [position]))
+                }
             }
         }
-        var vector = ""
-        for lexeme in order {
-            if !vector.isEmpty { vector += " " }
-            vector += quoted(lexeme)
-            var separator = ":"
-            for position in positions[lexeme, default: []].prefix(256) {
-                vector += separator
-                vector += String(position)
-                separator = ","
-            }
-        }
-        return vector
+        return entries
     }
 
     /// A lexeme quoted for `tsvector` and `tsquery` input.
