@@ -32,17 +32,43 @@ extension TweetStore {
         let countLimit = self.countLimit
         let database = self.database
         let userCache = UserOriginalsCache()
+        let codec = self.codec
+        /// Reads a page on the store's queue, then expands its tweets' originals here, so that the queue (the
+        /// export's bottleneck) goes on to the next page sooner; the rare page whose tweets name places or polls, or
+        /// whose blobs need a dictionary the codec has not loaded, goes back to the queue for them.
         @Sendable func read(after cursor: String?) async throws -> Page {
-            try await database.run { connection in
+            var (page, deferred) = try await database.run { connection in
                 try connection.readTransaction {
                     var (page, stored) = try SearchExecutor(
                         connection: connection, countLimit: countLimit, userCache: userCache
                     ).search(query, request: request, cursor: cursor, readingOriginals: true)
                     var reader = OriginalsReader(connection: connection, userCache: userCache)
-                    page.originals = try reader.originals(for: page, stored: stored)
-                    return page
+                    let (originals, deferred) = try reader.originalsDeferringTweets(for: page, stored: stored)
+                    page.originals = originals
+                    return (page, deferred)
                 }
             }
+            let missing = DeferredTweetOriginal.expand(deferred, into: &page.originals, codec: codec)
+            if !missing.places.isEmpty || !missing.polls.isEmpty || !missing.needStore.isEmpty {
+                let originals = page.originals
+                page.originals = try await database.run { connection in
+                    var filled = originals
+                    var places = missing.places
+                    var polls = missing.polls
+                    let reader = OriginalsReader(connection: connection)
+                    for entry in missing.needStore {
+                        let original = OriginalJSON(bytes: try reader.expand(entry.blob))
+                        filled.tweets[entry.id] = original
+                        if let twarc = entry.twarc { filled.tweetTwarc[entry.id] = twarc }
+                        let (place, tweetPolls) = original.placeAndPolls
+                        if let place, filled.places[place] == nil { places.insert(place) }
+                        for poll in tweetPolls where filled.polls[poll] == nil { polls.insert(poll) }
+                    }
+                    try reader.objects(places: places, polls: polls, into: &filled)
+                    return filled
+                }
+            }
+            return page
         }
         var written = 0
         var page = try await read(after: nil)
