@@ -119,8 +119,8 @@ struct OriginalsReader {
 }
 
 /// A tweet's original read compressed by `OriginalsReader.originalsDeferringTweets`, so that an export expands it on
-/// its own task rather than on the store's queue: expanding was a third of what the queue did for each exported page,
-/// and the queue was the export's bottleneck.
+/// its own task rather than on the store's queue: in a profile the originals took as much of an export as the search
+/// itself, and the queue was the export's bottleneck.
 struct DeferredTweetOriginal: Sendable {
     let id: TweetID
     let blob: [UInt8]
