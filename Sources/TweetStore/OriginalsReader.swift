@@ -20,11 +20,43 @@ struct OriginalsReader {
     /// `stored`, parallel to `page.tweets + page.includedTweets`, holds the tweets' originals when the search read
     /// them with its rows (`SearchExecutor.search(_:request:cursor:readingOriginals:)`); no tweet is then looked up.
     mutating func originals(for page: Page, stored: [StoredOriginal?]? = nil) throws -> Originals {
+        var deferred: [DeferredTweetOriginal]?
+        return try originals(for: page, stored: stored, deferring: &deferred)
+    }
+
+    /// The originals of `originals(for:stored:)` except the tweets', which come back compressed (with their
+    /// `__twarc` block already read) for `DeferredTweetOriginal.expand` to expand off the store's queue. The places
+    /// and polls those tweets name are then not read here; `expand` says which ones the page still needs.
+    mutating func originalsDeferringTweets(
+        for page: Page, stored: [StoredOriginal?]
+    ) throws -> (Originals, [DeferredTweetOriginal]) {
+        var deferred: [DeferredTweetOriginal]? = []
+        let originals = try originals(for: page, stored: stored, deferring: &deferred)
+        return (originals, deferred ?? [])
+    }
+
+    /// Places' and polls' originals by id, for the ones `DeferredTweetOriginal.expand` found missing.
+    func objects(places: Set<String>, polls: Set<String>, into originals: inout Originals) throws {
+        for place in places { if let original = try object(.place, place) { originals.places[place] = original } }
+        for poll in polls { if let original = try object(.poll, poll) { originals.polls[poll] = original } }
+    }
+
+    private mutating func originals(
+        for page: Page, stored: [StoredOriginal?]?, deferring deferred: inout [DeferredTweetOriginal]?
+    ) throws -> Originals {
         var originals = Originals()
         originals.tweets.reserveCapacity(page.tweets.count + page.includedTweets.count)
         var places = Set<String>()
         var polls = Set<String>()
+        var deferredIDs = Set<TweetID>()
         func keep(_ id: TweetID, _ stored: StoredOriginal) throws {
+            if deferred != nil {
+                guard deferredIDs.insert(id).inserted else { return }
+                var block: OriginalJSON?
+                if let twarcID = stored.twarc { block = try twarc(twarcID) }
+                deferred?.append(DeferredTweetOriginal(id: id, blob: stored.blob, twarc: block))
+                return
+            }
             let original = OriginalJSON(bytes: try expand(stored.blob))
             originals.tweets[id] = original
             if let twarcID = stored.twarc, let block = try twarc(twarcID) { originals.tweetTwarc[id] = block }
@@ -77,12 +109,45 @@ struct OriginalsReader {
         return block
     }
 
-    private func expand(_ blob: [UInt8]) throws -> [UInt8] {
+    func expand(_ blob: [UInt8]) throws -> [UInt8] {
         try connection.codec.decompress(blob) { id in
             try connection.withStatement("SELECT body FROM zstd_dictionaries WHERE id = ?", [.integer(Int64(id))]) {
                 row in try row.step() ? row.blob(0) : nil
             }
         }
+    }
+}
+
+/// A tweet's original read compressed by `OriginalsReader.originalsDeferringTweets`, so that an export expands it on
+/// its own task rather than on the store's queue: in a profile the originals took as much of an export as the search
+/// itself, and the queue was the export's bottleneck.
+struct DeferredTweetOriginal: Sendable {
+    let id: TweetID
+    let blob: [UInt8]
+    let twarc: OriginalJSON?
+
+    /// Expands the originals into `originals` with the dictionaries `codec` knows, and returns the places and polls
+    /// they name that `originals` lacks, and the ones that need the store (a dictionary the codec has not loaded,
+    /// or a damaged blob, whose error the store's reader then reports).
+    static func expand(
+        _ deferred: [DeferredTweetOriginal], into originals: inout Originals, codec: OriginalsCodec
+    ) -> (places: Set<String>, polls: Set<String>, needStore: [DeferredTweetOriginal]) {
+        var places = Set<String>()
+        var polls = Set<String>()
+        var needStore: [DeferredTweetOriginal] = []
+        for entry in deferred {
+            guard let bytes = try? codec.decompress(entry.blob, loadDictionary: { _ in nil }) else {
+                needStore.append(entry)
+                continue
+            }
+            let original = OriginalJSON(bytes: bytes)
+            originals.tweets[entry.id] = original
+            if let twarc = entry.twarc { originals.tweetTwarc[entry.id] = twarc }
+            let (place, tweetPolls) = original.placeAndPolls
+            if let place, originals.places[place] == nil { places.insert(place) }
+            for poll in tweetPolls where originals.polls[poll] == nil { polls.insert(poll) }
+        }
+        return (places, polls, needStore)
     }
 }
 

@@ -32,36 +32,73 @@ extension TweetStore {
         let countLimit = self.countLimit
         let database = self.database
         let userCache = UserOriginalsCache()
-        @Sendable func read(after cursor: String?) async throws -> Page {
+        let codec = self.codec
+        /// Reads a page on the store's queue, its tweets' originals still compressed.
+        @Sendable func read(after cursor: String?) async throws -> ReadPage {
             try await database.run { connection in
                 try connection.readTransaction {
                     var (page, stored) = try SearchExecutor(
                         connection: connection, countLimit: countLimit, userCache: userCache
                     ).search(query, request: request, cursor: cursor, readingOriginals: true)
                     var reader = OriginalsReader(connection: connection, userCache: userCache)
-                    page.originals = try reader.originals(for: page, stored: stored)
-                    return page
+                    let (originals, deferred) = try reader.originalsDeferringTweets(for: page, stored: stored)
+                    page.originals = originals
+                    return ReadPage(page: page, deferred: deferred)
                 }
             }
         }
+        /// Expands a read page's tweets' originals off the queue; the rare page whose tweets name places or polls,
+        /// or whose blobs need a dictionary the codec has not loaded, goes back to the queue for them.
+        @Sendable func expand(_ read: ReadPage) async throws -> Page {
+            var page = read.page
+            let missing = DeferredTweetOriginal.expand(read.deferred, into: &page.originals, codec: codec)
+            guard !missing.places.isEmpty || !missing.polls.isEmpty || !missing.needStore.isEmpty else { return page }
+            let originals = page.originals
+            page.originals = try await database.run { connection in
+                var filled = originals
+                var places = missing.places
+                var polls = missing.polls
+                let reader = OriginalsReader(connection: connection)
+                for entry in missing.needStore {
+                    let original = OriginalJSON(bytes: try reader.expand(entry.blob))
+                    filled.tweets[entry.id] = original
+                    if let twarc = entry.twarc { filled.tweetTwarc[entry.id] = twarc }
+                    let (place, tweetPolls) = original.placeAndPolls
+                    if let place, filled.places[place] == nil { places.insert(place) }
+                    for poll in tweetPolls where filled.polls[poll] == nil { polls.insert(poll) }
+                }
+                try reader.objects(places: places, polls: polls, into: &filled)
+                return filled
+            }
+            return page
+        }
+        // Three stages overlap: while page n is written here, page n + 1 is expanded in one child task and page n + 2
+        // read on the store's queue for another. At most three pages are held.
         var written = 0
-        var page = try await read(after: nil)
+        var page = try await expand(try await read(after: nil))
+        /// The next page, read and not yet expanded; nil after the last.
+        @Sendable func read(following page: Page) async throws -> ReadPage? {
+            guard let cursor = page.nextToken else { return nil }
+            return try await read(after: cursor)
+        }
+        var ahead = try await read(following: page)
         while true {
             try Task.checkCancellation()
-            let cursor = page.nextToken
             // Pages of one export follow each other: the store's cursor is nobody's business in the file.
             page.nextToken = nil
-            guard let cursor else {
+            guard let next = ahead else {
                 try writer.write(page)
                 written += page.tweets.count
                 progress?(written)
                 return written
             }
-            async let next = read(after: cursor)
+            async let expanded = expand(next)
+            async let further = read(following: next.page)
             try writer.write(page)
             written += page.tweets.count
             progress?(written)
-            page = try await next
+            page = try await expanded
+            ahead = try await further
         }
     }
 
@@ -77,4 +114,10 @@ extension TweetStore {
             return (tweets[0].0 + others[0].0, tweets[0].1 + others[0].1)
         }
     }
+}
+
+/// A page read for `exportAll` on the store's queue, with its tweets' originals not yet expanded.
+struct ReadPage: Sendable {
+    let page: Page
+    let deferred: [DeferredTweetOriginal]
 }

@@ -93,6 +93,47 @@ struct OriginalsStoreTests {
         #expect(Double(sizes.1 ?? 0) < Double(raw) * 0.5, "\(sizes.1 ?? 0) of \(raw) bytes")
     }
 
+    /// `exportAll` expands tweets' originals off the store's queue with the dictionaries the codec has loaded; a store
+    /// object opened before another one trained the dictionary still exports every original as it came.
+    @Test func exportAllExpandsBlobsOfADictionaryTrainedElsewhere() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("demo.jsonl")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        try DemoCorpus(seed: 11, tweetCount: 2_000).writeTwarc2JSONL(to: handle)
+        try handle.close()
+        let path = folder.appendingPathComponent("t.sqlite").path
+        let early = try TweetStore(location: .file(path))
+        let report = try await TweetStore(location: .file(path)).importJSONL(at: file)
+        #expect(report.tweets == 2_000 && report.errorCount == 0)
+        #expect(try await early.database.run { try $0.scalar("SELECT count(*) FROM zstd_dictionaries") } == 1)
+
+        let output = folder.appendingPathComponent("out.jsonl")
+        #expect(FileManager.default.createFile(atPath: output.path, contents: nil))
+        let outputHandle = try FileHandle(forWritingTo: output)
+        let writer = ExportFileWriter(
+            handle: outputHandle, format: .twarc2JSONL,
+            metadata: TwarcMetadata(url: "tweetsh:test", retrievedAt: Date(timeIntervalSince1970: 0)))
+        let query = "since:2000-01-01"
+        let written = try await early.exportAll(
+            try SearchQuery(parsing: query), request: SearchRequest(query: query, pageSize: 500), to: writer)
+        try writer.finish()
+        try outputHandle.close()
+        #expect(written == 2_000)
+
+        var input = Originals()
+        for line in try Data(contentsOf: file).split(separator: UInt8(ascii: "\n")) {
+            input.merge(OriginalsExtractor.extract(value: try JSONParser.parse(Data(line))))
+        }
+        var exported = Originals()
+        for line in try Data(contentsOf: output).split(separator: UInt8(ascii: "\n")) {
+            exported.merge(OriginalsExtractor.extract(value: try JSONParser.parse(Data(line))))
+        }
+        #expect(exported.tweets.count == input.tweets.count)
+        for (id, original) in input.tweets { #expect(exported.tweets[id]?.value == original.value, "\(id)") }
+    }
+
     /// A later copy without an original (an archive entry, a v1.1 status) keeps the original stored before.
     @Test func copyWithoutOriginalKeepsTheStoredOne() async throws {
         let store = try TweetStore(location: .inMemory)
