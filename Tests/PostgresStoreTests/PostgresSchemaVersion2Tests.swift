@@ -98,30 +98,45 @@ struct PostgresSchemaVersion2Tests {
         let (store, url) = try PostgresFixtures.store()
         defer { store.close() }
         let admin = try PGConnection(conninfo: url)
-        // While the load runs the index is gone; the decoder looks when it reads the first line.
+        // While the load runs the index is gone and autovacuum is off for `tweets`; the decoder looks when it reads
+        // the first line.
         let probe = IndexProbe()
+        let autovacuumProbe = IndexProbe()
+        let autovacuumOff =
+            "SELECT (coalesce(reloptions, '{}') @> ARRAY['autovacuum_enabled=false'])::int "
+            + "FROM pg_class WHERE oid = 'tweets'::regclass"
         let decode: @Sendable (Data) throws -> Page? = { line in
             try probe.once {
                 try PGConnection(conninfo: url).scalar("SELECT (to_regclass('tweets_doc') IS NOT NULL)::int") == 1
             }
+            try autovacuumProbe.once { try PGConnection(conninfo: url).scalar(autovacuumOff) == 1 }
             return try CollectionLineDecoder.decode(line: line, keepOriginals: true)
         }
         let report = try await store.importJSONL(at: file, batchLines: 4, decodeLine: decode)
         #expect(report.tweets == tweets)
         #expect(probe.indexPresent == false)
+        #expect(autovacuumProbe.indexPresent == true, "autovacuum off during the load")
         #expect(try admin.scalar("SELECT (to_regclass('tweets_doc') IS NOT NULL)::int") == 1)
+        #expect(try admin.scalar(autovacuumOff) == 0, "autovacuum back on after it")
         let sqlite = try TweetStore(location: .inMemory)
         _ = try await sqlite.importJSONL(at: file)
         #expect(try await Self.results(store) == (try await Self.results(sqlite)))
 
-        // An index a killed bulk load left missing is built by the next import, before it writes.
+        // An index a killed bulk load left missing, and autovacuum it left off, are restored by the next import.
         try admin.execute("DROP INDEX tweets_doc")
+        try admin.execute("ALTER TABLE tweets SET (autovacuum_enabled = false)")
         _ = try await store.importJSONL(at: file)
         #expect(try admin.scalar("SELECT (to_regclass('tweets_doc') IS NOT NULL)::int") == 1)
+        #expect(try admin.scalar(autovacuumOff) == 0)
+        // Killed after the index was built but before autovacuum came back: the next import turns it on.
+        try admin.execute("ALTER TABLE tweets SET (autovacuum_enabled = false)")
+        _ = try await store.importJSONL(at: file)
+        #expect(try admin.scalar(autovacuumOff) == 0)
     }
 }
 
-/// Whether the text index was there when an import's decoder first looked, for closures the import calls.
+/// What an import's decoder saw the first time it looked (the text index there, autovacuum off), for closures the
+/// import calls.
 final class IndexProbe: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var indexPresent: Bool?
