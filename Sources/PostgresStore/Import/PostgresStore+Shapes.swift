@@ -67,40 +67,15 @@ extension PostgresStore {
     ) async throws -> ImportReport {
         let collection = collection ?? ImportInput.file(url).collectionName
         try withConnection { try Self.requireWritable($0) }
-        let archive = try ArchiveReader(url: url)
-        var reader = archive.makePageReader(batchSize: 1_000)
-        var tweets = 0
-        var batch: [Page] = []
-        func flush() async throws {
-            let pages = batch
-            batch.removeAll()
-            let handles = reader.takeReplyHandles()
-            let codec = OriginalsCodec()
+        let codec = OriginalsCodec()
+        return try await ArchiveImport.run(at: url, progress: progress) { pages, handles in
             try withConnection { connection in
                 try connection.transaction {
                     _ = try PostgresWriter(connection: connection, codec: codec).write(pages, collection: collection)
                     try Self.recordReplyHandles(handles, connection)
                 }
             }
-            progress?(
-                ImportProgress(bytesRead: 0, totalBytes: 0, lines: 0, tweets: tweets, errors: reader.skipped.count))
         }
-        while let page = try reader.next() {
-            try Task.checkCancellation()
-            batch.append(page)
-            tweets += page.tweets.count
-            if batch.count >= 5 { try await flush() }
-        }
-        try await flush()
-        let problems = reader.skipped.prefix(TweetStore.reportedProblems).map {
-            ImportProblem(line: 0, message: $0.description, excerpt: "")
-        }
-        var report = ImportReport(
-            lines: 0, tweets: tweets, errorCount: reader.skipped.count, problems: Array(problems), skippedLines: 0,
-            resumedAfterLine: nil)
-        report.entries = reader.entries
-        report.warnings = archive.warnings
-        return report
     }
 
     /// Throws `readOnly` before anything is read when this role may not write tweets.

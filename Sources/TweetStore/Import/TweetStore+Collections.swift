@@ -35,33 +35,9 @@ extension TweetStore {
         at url: URL, collection: String? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportReport {
         let collection = collection ?? ImportInput.file(url).collectionName
-        let archive = try ArchiveReader(url: url)
-        var reader = archive.makePageReader(batchSize: 1_000)
-        var tweets = 0
-        var batch: [Page] = []
-        func flush() async throws {
-            let pages = batch
-            batch.removeAll()
+        return try await ArchiveImport.run(at: url, progress: progress) { pages, handles in
             try await insert(pages, collection: collection)
-            try await recordReplyHandles(reader.takeReplyHandles())
-            progress?(
-                ImportProgress(bytesRead: 0, totalBytes: 0, lines: 0, tweets: tweets, errors: reader.skipped.count))
+            try await recordReplyHandles(handles)
         }
-        while let page = try reader.next() {
-            try Task.checkCancellation()
-            batch.append(page)
-            tweets += page.tweets.count
-            if batch.count >= 5 { try await flush() }
-        }
-        try await flush()
-        let problems = reader.skipped.prefix(Self.reportedProblems).map {
-            ImportProblem(line: 0, message: $0.description, excerpt: "")
-        }
-        var report = ImportReport(
-            lines: 0, tweets: tweets, errorCount: reader.skipped.count, problems: Array(problems), skippedLines: 0,
-            resumedAfterLine: nil)
-        report.entries = reader.entries
-        report.warnings = archive.warnings
-        return report
     }
 }
