@@ -5,16 +5,23 @@ import TweetStore
 /// The `store` suite: generate a twarc2 JSONL collection with `DemoCorpus`, import it, then time a mix of searches
 /// beside `grep -c` over the same file.
 ///
-/// Usage: `tweetsh-bench store [tweets] [--dir PATH] [--keep]` (default 1,000,000 tweets in a temporary folder; with
-/// `--dir` the JSONL is kept and reused by later runs of the same size).
+/// Usage: `tweetsh-bench store [tweets] [--dir PATH] [--keep] [--export-only]` (default 1,000,000 tweets in a
+/// temporary folder; with `--dir` the JSONL is kept and reused by later runs of the same size). `--export-only` skips
+/// the import and the searches and times `export --all` three times on the store an earlier run left in `--dir`, so
+/// export changes can be compared side by side without waiting for an import each time.
 enum StoreSuite: BenchSuite {
     static let name = "store"
 
     static func run(arguments: [String]) throws -> [Figure] {
         var setUp = try BenchCorpusFolder(
-            arguments: arguments, suite: name, flags: ["--keep"], usage: "store [tweets] [--dir PATH] [--keep]")
+            arguments: arguments, suite: name, flags: ["--keep", "--export-only"],
+            usage: "store [tweets] [--dir PATH] [--keep] [--export-only]")
         if setUp.flags.contains("--keep") { setUp.keep = true }
         let corpus = setUp
+        if setUp.flags.contains("--export-only") {
+            guard setUp.keep else { throw StoreSuiteError(message: "--export-only needs --dir with a store in it") }
+            return try blocking { try await measureExportOnly(corpus.folder) }
+        }
         return try setUp.withFolder { try blocking { try await measure(corpus) } }
     }
 
@@ -113,6 +120,22 @@ enum StoreSuite: BenchSuite {
         try await measureExport(store: store, folder: folder, add: add)
         // Last, because it holds 100k decoded tweets in memory and would spoil the import's peak RSS.
         try measureParts(jsonl: jsonl, folder: folder, add: add)
+        return figures
+    }
+
+    /// Three `export --all` runs over the store a kept folder holds, numbered in their figures' ids.
+    static func measureExportOnly(_ folder: URL) async throws -> [Figure] {
+        let database = folder.appendingPathComponent("tweets.sqlite")
+        guard FileManager.default.fileExists(atPath: database.path) else {
+            throw StoreSuiteError(message: "no store at \(database.path): run the suite with --dir first")
+        }
+        let store = try TweetStore(location: .file(database.path))
+        var figures: [Figure] = []
+        for run in 1...3 {
+            try await measureExport(store: store, folder: folder) { id, value, unit, label in
+                figures.append(Figure(suite: name, id: "\(id)-\(run)", value: value, unit: unit, label: label))
+            }
+        }
         return figures
     }
 
