@@ -64,17 +64,26 @@ struct OriginalsReader {
             if let place { places.insert(place) }
             polls.formUnion(tweetPolls)
         }
-        if let stored {
-            for (tweet, original) in zip(page.tweets + page.includedTweets, stored)
-            where originals.tweets[tweet.id] == nil {
-                if let original { try keep(tweet.id, original) }
-            }
+        // The ids of `page.tweets + page.includedTweets`, in that order, without copying the tweets into one list.
+        let count = page.tweets.count + page.includedTweets.count
+        func id(at position: Int) -> TweetID {
+            position < page.tweets.count
+                ? page.tweets[position].id : page.includedTweets[position - page.tweets.count].id
         }
-        for tweet in stored == nil ? page.tweets + page.includedTweets : [] where originals.tweets[tweet.id] == nil {
-            let original = try connection.withStatement(
-                "SELECT original, twarc FROM tweets WHERE id = ?", [.integer(Int64(bitPattern: tweet.id.rawValue))]
-            ) { row in try row.step() ? StoredOriginal(row, column: 0) : nil }
-            if let original { try keep(tweet.id, original) }
+        if let stored {
+            for position in 0..<min(count, stored.count) {
+                let tweetID = id(at: position)
+                if originals.tweets[tweetID] == nil, let original = stored[position] { try keep(tweetID, original) }
+            }
+        } else {
+            for position in 0..<count {
+                let tweetID = id(at: position)
+                guard originals.tweets[tweetID] == nil else { continue }
+                let original = try connection.withStatement(
+                    "SELECT original, twarc FROM tweets WHERE id = ?", [.integer(Int64(bitPattern: tweetID.rawValue))]
+                ) { row in try row.step() ? StoredOriginal(row, column: 0) : nil }
+                if let original { try keep(tweetID, original) }
+            }
         }
         for user in page.users {
             if let cached = userCache?.users[user.id] {
