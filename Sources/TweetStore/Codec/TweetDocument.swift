@@ -61,11 +61,44 @@ package struct TweetDocument: Equatable, Sendable {
     package static func conversationToken(_ id: UInt64) -> String { "c\(id)" }
 
     /// The API escapes only these; decoding them keeps `AT&amp;T` from indexing the word "amp".
+    ///
+    /// One pass over the UTF-8 bytes. It gives what replacing `&lt;`, `&gt;`, `&quot;` and `&#39;` and then `&amp;`
+    /// one after another gave (no replacement makes a new `&`, and `&amp;` comes out as a `&` that is not read again),
+    /// which an index built before needs, but without the five Foundation searches that took 2% of an import.
     static func unescapeHTML(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
+        var text = text
+        return text.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            var index = 0
+            scanning: while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "&") {
+                    for (name, replacement) in entities where matches(name, in: bytes, at: index + 1) {
+                        output.append(replacement)
+                        index += 1 + name.count
+                        continue scanning
+                    }
+                }
+                output.append(byte)
+                index += 1
+            }
+            return String(decoding: output, as: UTF8.self)
+        }
+    }
+
+    /// The entities `unescapeHTML` decodes, without their `&`, and the byte each stands for.
+    private static let entities: [([UInt8], UInt8)] = [
+        (Array("lt;".utf8), UInt8(ascii: "<")), (Array("gt;".utf8), UInt8(ascii: ">")),
+        (Array("quot;".utf8), UInt8(ascii: "\"")), (Array("#39;".utf8), UInt8(ascii: "'")),
+        (Array("amp;".utf8), UInt8(ascii: "&")),
+    ]
+
+    private static func matches(_ name: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        guard start + name.count <= bytes.count else { return false }
+        for offset in name.indices where bytes[start + offset] != name[offset] { return false }
+        return true
     }
 
     /// Words that follow `prefix` at the start of a word, made of letters, digits and `_`.
