@@ -190,31 +190,64 @@ extension TweetStore {
             }
         }
 
-        /// Decodes the records read so far (two halves at once), then queues the batch behind the one being written.
-        ///
-        /// At most two batches wait on the writer: one being written and the next, so the writer never waits for
-        /// decoding, while this task reads and decodes the batch after them on the other core.
-        func flush(finished: Bool) async throws {
+        /// A batch being decoded, with where the reader stood when its last record was read.
+        struct Pending {
+            let decoding: Task<DecodedLines, Never>
+            let offset: UInt64
+            let line: Int
+            let position: UInt64
+            /// The errors counted up to the batch's last record, decoding failures of earlier batches included.
+            let errors: Int
+            let finished: Bool
+        }
+        var pending: Pending?
+
+        /// Starts decoding the records read so far (two halves at once, merged and ordered in the same task), and
+        /// returns at once: the next batch's records are read while this one decodes, so reading no longer leaves a
+        /// core idle between batches.
+        func startDecoding(finished: Bool) {
             let chunk = lines
             lines.removeAll(keepingCapacity: true)
             lineBytes = 0
-            let middle = chunk.count / 2
             let codec = self.codec
-            async let first = Self.decode(chunk[..<middle], decodeLine, codec: codec)
-            async let second = Self.decode(chunk[middle...], decodeLine, codec: codec)
-            var decoded = await first
-            let rest = await second
-            decoded.batch.append(rest.batch)
-            decoded.batch.order()
-            let tweets = decoded.tweets + rest.tweets
-            skipped += decoded.skipped + rest.skipped
-            for failure in decoded.failures + rest.failures { problem(failure.line, failure.message, failure.excerpt) }
+            let decoding = Task {
+                let middle = chunk.count / 2
+                async let first = Self.decode(chunk[..<middle], decodeLine, codec: codec)
+                async let second = Self.decode(chunk[middle...], decodeLine, codec: codec)
+                var decoded = await first
+                let rest = await second
+                decoded.batch.append(rest.batch)
+                decoded.batch.order()
+                decoded.tweets += rest.tweets
+                decoded.skipped += rest.skipped
+                decoded.failures += rest.failures
+                decoded.notTweets.merge(rest.notTweets) { $0 + $1 }
+                return decoded
+            }
+            pending = Pending(
+                decoding: decoding, offset: reader.offset, line: state.line, position: reader.position,
+                errors: state.errors, finished: finished)
+        }
+
+        /// Waits for the batch being decoded, then queues it behind the one being written.
+        ///
+        /// At most two batches wait on the writer: one being written and the next, so the writer never waits for
+        /// decoding, while this task reads and decodes the batch after them on the other core.
+        func queueDecoded() async throws {
+            guard let batchInfo = pending else { return }
+            pending = nil
+            let decoded = await batchInfo.decoding.value
+            skipped += decoded.skipped
+            for failure in decoded.failures { problem(failure.line, failure.message, failure.excerpt) }
             notTweets.merge(decoded.notTweets) { $0 + $1 }
-            notTweets.merge(rest.notTweets) { $0 + $1 }
-            state.offset = reader.offset
-            state.tweets += tweets
-            state.finished = finished
-            let snapshot = state
+            state.tweets += decoded.tweets
+            // The saved progress stops at this batch's last record: what was read after it is not committed yet.
+            var saved = state
+            saved.offset = batchInfo.offset
+            saved.line = batchInfo.line
+            saved.errors = batchInfo.errors + decoded.failures.count
+            saved.finished = batchInfo.finished
+            let snapshot = saved
             let batch = decoded.batch
             while writes.count >= 2 {
                 newTweets += try await writes.removeFirst().value
@@ -236,8 +269,16 @@ extension TweetStore {
                 })
             progress?(
                 ImportProgress(
-                    bytesRead: reader.position, totalBytes: size, lines: snapshot.line, tweets: snapshot.tweets,
+                    bytesRead: batchInfo.position, totalBytes: size, lines: snapshot.line, tweets: snapshot.tweets,
                     errors: snapshot.errors))
+        }
+
+        /// Hands the records read so far on: the batch before them is queued for writing, and these start decoding.
+        /// A cancelled import queues no batch after the one it was cancelled during.
+        func flush(finished: Bool) async throws {
+            try await queueDecoded()
+            if Task.isCancelled { throw CancellationError() }
+            startDecoding(finished: finished)
         }
 
         do {
@@ -263,9 +304,13 @@ extension TweetStore {
                 if Task.isCancelled { throw CancellationError() }
             }
             try await flush(finished: true)
+            if Task.isCancelled { throw CancellationError() }
+            try await queueDecoded()
             for write in writes { newTweets += try await write.value }
         } catch {
-            // Whatever went wrong, let the queued batches finish so the progress record matches the tables.
+            // Whatever went wrong, let the queued batches finish so the progress record matches the tables. A batch
+            // still being decoded was never queued, so its records stay uncommitted and a later run reads them again.
+            if let batchInfo = pending { _ = await batchInfo.decoding.value }
             for write in writes { _ = try? await write.value }
             throw error
         }
