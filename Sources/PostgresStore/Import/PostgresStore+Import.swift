@@ -40,7 +40,7 @@ extension PostgresStore {
         let size = Int64((attributes[.size] as? NSNumber)?.int64Value ?? 0)
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let codec = OriginalsCodec()
-        return try withConnection { connection in
+        return try await withConnection { connection in
             let writable =
                 try connection.scalar("SELECT has_table_privilege('tweets', 'INSERT')::int", doing: "importing")
             guard writable == 1 else { throw PostgresError(.readOnly, address: connection.address) }
