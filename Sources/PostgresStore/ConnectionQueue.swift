@@ -66,14 +66,21 @@ final class ConnectionQueue: @unchecked Sendable {
         return try queue.sync { try perform(slot, generation, body) }
     }
 
-    /// Drops the connection once the commands queued before have run; a later command connects again.
+    /// Cancels the running statement on the server, fails the commands queued before this call with `closed`, and
+    /// drops the connection once the running command has stopped (waiting at most a few seconds for that: a server
+    /// that does not answer the cancel must not hold up a shell that is ending). A later command connects again.
     func close() {
+        let running = state.withLock { state -> CancelSlot? in
+            state.closes += 1
+            return state.running
+        }
+        running?.cancel(.close)
         let dropped = DispatchSemaphore(value: 0)
         queue.async {
             self.connection = nil
             dropped.signal()
         }
-        if DispatchQueue.getSpecific(key: queueKey) != true { dropped.wait() }
+        if DispatchQueue.getSpecific(key: queueKey) != true { _ = dropped.wait(timeout: .now() + 5) }
     }
 
     /// The command on the queue: refuses to start when it was cancelled or the store closed since it was queued,

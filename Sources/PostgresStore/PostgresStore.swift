@@ -88,7 +88,9 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
         try withConnectionNow { $0.serverProcessID }
     }
 
-    /// Closes the connection; a later command opens a new one.
+    /// Closes the connection: a statement still running is cancelled on the server first (its transaction rolls
+    /// back, and its command fails with `closed`, as do commands still waiting their turn), so this returns at once
+    /// rather than when the query would have ended. A later command opens a new connection.
     public func close() {
         connections.close()
     }

@@ -7,7 +7,7 @@ import TweetKit
 import TweetStore
 
 /// The store's connection runs on a queue of its own: queries that wait on the server hold no thread of Swift's
-/// cooperative pool.
+/// cooperative pool, and `close()` cancels the running statement instead of waiting for it.
 ///
 /// The waits are made by a lock another session takes on `tweets`, so "the query is running on the server" is an
 /// observable state (`pg_stat_activity`). Code that blocks pool threads starves the test itself, so a watchdog on a
@@ -85,6 +85,33 @@ struct PostgresConnectionQueueTests {
         #expect(!watchdog.fired)
         try blocker.execute("ROLLBACK")
         for search in searches { #expect(try await search.value == 10) }
+        #expect(!watchdog.cancel())
+    }
+
+    @Test func closeCancelsTheRunningStatementAndReturnsAtOnce() async throws {
+        let (store, url) = try PostgresFixtures.store()
+        defer { store.close() }
+        try await store.insert(Array(DemoCorpus(seed: 4, tweetCount: 60, pageSize: 60)))
+        let pid = try store.serverProcessID()
+        let admin = try PGConnection(conninfo: url)
+        let blocker = try PostgresFailureTests.blocker(url)
+        let watchdog = Watchdog(after: 20, url: url, terminating: blocker.serverProcessID)
+        defer { watchdog.cancel() }
+        let request = SearchRequest(query: "lang:en", pageSize: 10)
+        let running = Task { try await store.search(request, cursor: nil).tweets.count }
+        try await PostgresFailureTests.waitUntil("the search to wait on the server") {
+            try watchdog.fired || Self.waitsForLock(admin, pid)
+        }
+        store.close()
+        // The lock is still held: close did not wait for the query to end, it cancelled it.
+        #expect(!watchdog.fired, "close waited until the watchdog ended the lock")
+        #expect(try Self.waitsForLock(admin, pid) == false)
+        let error = await #expect(throws: PostgresError.self) { try await running.value }
+        #expect(error?.kind == .closed)
+        try blocker.execute("ROLLBACK")
+        // The next command connects again.
+        #expect(try await store.search(request, cursor: nil).tweets.count == 10)
+        #expect(try store.serverProcessID() != pid)
         #expect(!watchdog.cancel())
     }
 }
