@@ -110,6 +110,9 @@ final class ConnectionQueue: @unchecked Sendable {
         }
         guard current else { throw PostgresError(.closed, address: address) }
         defer { state.withLock { if $0.running === slot { $0.running = nil } } }
+        let address = self.address
+        open.stopCheck = { try slot.check(address: address) }
+        defer { open.stopCheck = nil }
         do {
             return try body(open, slot)
         } catch {

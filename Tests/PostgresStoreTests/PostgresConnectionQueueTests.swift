@@ -2,6 +2,7 @@ import Foundation
 import PostgresStore
 import PostgresTesting
 import Synchronization
+import TerminalTesting
 import Testing
 import TweetKit
 import TweetStore
@@ -46,6 +47,26 @@ struct PostgresConnectionQueueTests {
                 state.cancelled = true
                 return state.fired
             }
+        }
+    }
+
+    /// Holds the first caller of `pass()` until `open()`, and counts the callers.
+    final class FirstPassGate: Sendable {
+        private let state = Mutex<(passes: Int, reached: Bool)>((0, false))
+        private let gate = DispatchSemaphore(value: 0)
+
+        var reached: Bool { state.withLock { $0.reached } }
+        var passes: Int { state.withLock { $0.passes } }
+
+        func open() { gate.signal() }
+
+        func pass() {
+            let first = state.withLock { state -> Bool in
+                state.passes += 1
+                state.reached = true
+                return state.passes == 1
+            }
+            if first { gate.wait() }
         }
     }
 
@@ -113,5 +134,29 @@ struct PostgresConnectionQueueTests {
         #expect(try await store.search(request, cursor: nil).tweets.count == 10)
         #expect(try store.serverProcessID() != pid)
         #expect(!watchdog.cancel())
+    }
+
+    @Test func anExportCancelledBetweenPagesStopsAtItsNextFetch() async throws {
+        let (store, _) = try PostgresFixtures.store()
+        defer { store.close() }
+        try await store.insert(Array(DemoCorpus(seed: 5, tweetCount: 200, pageSize: 100)))
+        let folder = TemporaryDirectory(prefix: "tweetsh-pg-export-cancel")
+        let path = folder.file("export.jsonl")
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let writer = ExportFileWriter(handle: handle, format: .twarc2JSONL)
+        let gate = FirstPassGate()
+        let request = SearchRequest(query: "-zzzz", pageSize: 10)
+        let query = try SearchQuery(parsing: request.query)
+        let export = Task { try await store.exportAll(query, request: request, to: writer) { _ in gate.pass() } }
+        try await PostgresFailureTests.waitUntil("the first page to be written") { gate.reached }
+        // Cancelled while the store writes the first page and the server is idle, where a `PQcancel` does nothing:
+        // the export stops at its next `FETCH`.
+        export.cancel()
+        gate.open()
+        await #expect(throws: CancellationError.self) { _ = try await export.value }
+        #expect(gate.passes == 1)
+        #expect(try await store.search(request, cursor: nil).tweets.count == 10)
     }
 }

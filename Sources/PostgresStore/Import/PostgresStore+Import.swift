@@ -49,7 +49,9 @@ extension PostgresStore {
             var state = try ImportState.load(connection, path: path, size: size, modified: modified)
             // Into an empty store the text index is built once after the load (PostgresBulkLoad).
             var bulk = try PostgresBulkLoad.begin(connection)
-            defer { if bulk { _ = try? PostgresBulkLoad.finish(connection) } }
+            // Stopped or failed, the load still builds the index for what it committed (Ctrl-C included; a second
+            // cancel, as `close()` sends, stops the build too, and the next import builds it then).
+            defer { if bulk { _ = try? connection.uninterrupted { try PostgresBulkLoad.finish(connection) } } }
             let resumedAfter = state.line
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
