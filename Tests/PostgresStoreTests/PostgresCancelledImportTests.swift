@@ -13,7 +13,7 @@ import TweetStore
 /// how many tweets that is.
 ///
 /// The importer is held at known places: decoding waits at one line (`DecodeGate`), and a batch's statement waits
-/// for a lock another session holds on `tweets`; a watchdog ends that session after 20 s, so an import that does not
+/// for a lock another session holds on `tweets`; a watchdog ends that session after a minute, so an import that does not
 /// stop fails the test instead of hanging it.
 @Suite("Ctrl-C during a PostgreSQL import", .enabled(if: PostgresFixtures.available, "PostgreSQL is not available"))
 struct PostgresCancelledImportTests {
@@ -74,7 +74,8 @@ struct PostgresCancelledImportTests {
             gate.reached && progress.value?.lines == 20
         }
         let blocker = try PostgresFailureTests.blocker(url)
-        let watchdog = Watchdog(after: 20, url: url, terminating: blocker.serverProcessID)
+        let watchdog = Watchdog(
+            after: PostgresConnectionQueueTests.watchdogSeconds, url: url, terminating: blocker.serverProcessID)
         defer { watchdog.cancel() }
         gate.open()
         try await PostgresFailureTests.waitUntil("the third batch to wait for the lock") {
@@ -140,7 +141,8 @@ struct PostgresCancelledImportTests {
         let pid = try store.serverProcessID()
         let admin = try PGConnection(conninfo: url)
         let blocker = try PostgresFailureTests.blocker(url)
-        let watchdog = Watchdog(after: 20, url: url, terminating: blocker.serverProcessID)
+        let watchdog = Watchdog(
+            after: PostgresConnectionQueueTests.watchdogSeconds, url: url, terminating: blocker.serverProcessID)
         defer { watchdog.cancel() }
         let importing = Task { try await store.importJSON(from: .file(input), collection: nil, progress: nil) }
         try await PostgresFailureTests.waitUntil("the batch to wait for the lock") {
@@ -177,7 +179,8 @@ struct PostgresCancelledImportTests {
         let blocker = try PGConnection(conninfo: url)
         try blocker.execute("BEGIN")
         try blocker.execute("INSERT INTO collections(name, created_at) VALUES ('second', 0)")
-        let watchdog = Watchdog(after: 20, url: url, terminating: blocker.serverProcessID)
+        let watchdog = Watchdog(
+            after: PostgresConnectionQueueTests.watchdogSeconds, url: url, terminating: blocker.serverProcessID)
         defer { watchdog.cancel() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: builtProductsDirectory() + "/tweetsh")

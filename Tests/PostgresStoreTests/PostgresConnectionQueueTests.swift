@@ -12,10 +12,13 @@ import TweetStore
 ///
 /// The waits are made by a lock another session takes on `tweets`, so "the query is running on the server" is an
 /// observable state (`pg_stat_activity`). Code that blocks pool threads starves the test itself, so a watchdog on a
-/// thread of its own ends the locking session after 20 s: such code fails the test instead of hanging it.
+/// thread of its own ends the locking session after a minute: such code fails the test instead of hanging it.
 @Suite(
     "The PostgreSQL store's connection queue", .enabled(if: PostgresFixtures.available, "PostgreSQL is not available"))
 struct PostgresConnectionQueueTests {
+    /// How long a watchdog waits: far longer than any wait it guards takes on a loaded machine (milliseconds here).
+    static let watchdogSeconds = 60
+
     /// Ends the session `pid` of the database at `url` after `seconds` unless cancelled first, from a dispatch
     /// thread (never the cooperative pool, which the code under test may have starved).
     final class Watchdog: Sendable {
@@ -84,7 +87,7 @@ struct PostgresConnectionQueueTests {
         let pid = try store.serverProcessID()
         let admin = try PGConnection(conninfo: url)
         let blocker = try PostgresFailureTests.blocker(url)
-        let watchdog = Watchdog(after: 20, url: url, terminating: blocker.serverProcessID)
+        let watchdog = Watchdog(after: Self.watchdogSeconds, url: url, terminating: blocker.serverProcessID)
         defer { watchdog.cancel() }
         // More searches than the pool has threads: one waits for the lock on the server, the others for the store's
         // connection. Blocking, each would hold a pool thread.
@@ -116,7 +119,7 @@ struct PostgresConnectionQueueTests {
         let pid = try store.serverProcessID()
         let admin = try PGConnection(conninfo: url)
         let blocker = try PostgresFailureTests.blocker(url)
-        let watchdog = Watchdog(after: 20, url: url, terminating: blocker.serverProcessID)
+        let watchdog = Watchdog(after: Self.watchdogSeconds, url: url, terminating: blocker.serverProcessID)
         defer { watchdog.cancel() }
         let request = SearchRequest(query: "lang:en", pageSize: 10)
         let running = Task { try await store.search(request, cursor: nil).tweets.count }
