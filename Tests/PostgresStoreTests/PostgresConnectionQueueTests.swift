@@ -129,9 +129,12 @@ struct PostgresConnectionQueueTests {
         store.close()
         // The lock is still held: close did not wait for the query to end, it cancelled it.
         #expect(!watchdog.fired, "close waited until the watchdog ended the lock")
-        #expect(try Self.waitsForLock(admin, pid) == false)
         let error = await #expect(throws: PostgresError.self) { try await running.value }
         #expect(error?.kind == .closed)
+        try await PostgresFailureTests.waitUntil("the cancelled statement to leave the server") {
+            try !Self.waitsForLock(admin, pid)
+        }
+        #expect(!watchdog.fired)
         try blocker.execute("ROLLBACK")
         // The next command connects again.
         #expect(try await store.search(request, cursor: nil).tweets.count == 10)
