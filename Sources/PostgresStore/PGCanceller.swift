@@ -25,29 +25,47 @@ package final class PGCanceller: @unchecked Sendable {
     }
 }
 
-/// The canceller of the statement a command is running, if any, and whether the command was cancelled before one
-/// was armed (then the statement must not start).
+/// The canceller of the statement a command is running, if any, and why the command was stopped, if it was (then a
+/// statement not yet started must not start, and a long command stops at its next check).
 final class CancelSlot: Sendable {
-    private let state = Mutex<(canceller: PGCanceller?, cancelled: Bool)>((nil, false))
+    /// Who stopped the command.
+    enum Reason: Sendable {
+        /// The calling task was cancelled (Ctrl-C in the shell).
+        case task
+        /// The store was closed.
+        case close
+    }
 
-    /// Holds `canceller` while a statement runs; false when the command was cancelled already.
+    private let state = Mutex<(canceller: PGCanceller?, reason: Reason?)>((nil, nil))
+
+    /// Holds `canceller` while a statement runs; false when the command was stopped already.
     func arm(_ canceller: PGCanceller?) -> Bool {
         state.withLock { state in
-            guard !state.cancelled else { return false }
+            guard state.reason == nil else { return false }
             state.canceller = canceller
             return true
         }
     }
 
-    /// Drops the canceller once the statement is done, so a late cancel goes nowhere.
+    /// Drops the canceller once the command is done, so a late cancel goes nowhere.
     func disarm() { state.withLock { $0.canceller = nil } }
 
-    /// Marks the command cancelled and cancels its running statement, if one is armed.
-    func cancel() {
+    /// Marks the command stopped and cancels its running statement on the server, if one is armed. Runs on the
+    /// cancelling thread (a task's cancellation handler, `close()`), never on the store's queue.
+    func cancel(_ reason: Reason) {
         let canceller = state.withLock { state -> PGCanceller? in
-            state.cancelled = true
+            if state.reason == nil { state.reason = reason }
             return state.canceller
         }
         canceller?.cancel()
+    }
+
+    /// Throws when the command was stopped: `CancellationError` for a cancelled task, `closed` for a closed store.
+    func check(address: String) throws {
+        switch state.withLock({ $0.reason }) {
+        case nil: return
+        case .task: throw CancellationError()
+        case .close: throw PostgresError(.closed, address: address)
+        }
     }
 }

@@ -30,6 +30,22 @@ package final class PGConnection {
 
     deinit { PQfinish(connection) }
 
+    /// Asked before each statement while a command runs: throws once the command was stopped (Ctrl-C, `close()`), so
+    /// a cancel that reached the server between two statements, where it does nothing, still stops the command at its
+    /// next one (the next `FETCH` of an export, the next batch's `BEGIN`). `ConnectionQueue` sets it around each
+    /// command; what a stopped command still owes the server runs through `uninterrupted`.
+    package var stopCheck: (() throws -> Void)?
+
+    /// Runs `body` without `stopCheck`: the statements a stopped command still sends (a rollback, an advisory
+    /// unlock, the text index a bulk load dropped). A `PQcancel` still reaches them.
+    @discardableResult
+    package func uninterrupted<T>(_ body: () throws -> T) rethrows -> T {
+        let check = stopCheck
+        stopCheck = nil
+        defer { stopCheck = check }
+        return try body()
+    }
+
     /// The server process serving this connection (for `pg_terminate_backend` in tests and for logs).
     package var serverProcessID: Int32 { PQbackendPID(connection) }
 
@@ -51,6 +67,7 @@ package final class PGConnection {
 
     /// Runs several statements without parameters (a migration's DDL), which `PQexecParams` does not allow.
     package func executeScript(_ sql: String, doing: String) throws {
+        try stopCheck?()
         guard let result = PQexec(connection, sql) else { throw error(nil, doing: doing) }
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result, doing: doing) }
@@ -92,7 +109,7 @@ package final class PGConnection {
             try execute("COMMIT", doing: "committing")
             return value
         } catch {
-            if isUsable { _ = try? execute("ROLLBACK") }
+            if isUsable { _ = try? uninterrupted { try execute("ROLLBACK") } }
             throw error
         }
     }
@@ -122,6 +139,7 @@ package final class PGConnection {
         _ sql: String, _ parameters: [PGValue], doing: String, expecting: ExecStatusType? = nil,
         _ body: (OpaquePointer) throws -> T
     ) throws -> T {
+        try stopCheck?()
         let result = Self.bound(parameters) { values, lengths, formats in
             PQexecParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, 0)
         }

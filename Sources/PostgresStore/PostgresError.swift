@@ -17,6 +17,9 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         case readOnly
         /// The connection was lost while a command ran; the next command connects again.
         case connectionLost
+        /// The store was closed while the command ran or waited to run (the shell is ending); a later command
+        /// connects again.
+        case closed
         /// The database has no tweetsh schema yet (`tweetsh store init` creates it).
         case notInitialized
         /// The schema is newer than this tweetsh knows.
@@ -63,6 +66,8 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
             return "this store is read-only for you (\(address)): ask its owner for the importer role"
         case .connectionLost:
             return "lost the connection to \(store); the next command connects again"
+        case .closed:
+            return "\(store) was closed before the command finished"
         case .notInitialized:
             return "\(store) has no tweetsh schema yet; run `tweetsh store init` as its owner"
         case .newerSchema:

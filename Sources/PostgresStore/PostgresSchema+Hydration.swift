@@ -3,6 +3,9 @@ extension PostgresSchema {
     /// collection, every id a hydration has an answer for, NULL `reason` for hydrated, else why X did not return it.
     /// It belongs to its collection, so dropping the collection forgets the answers and a later hydration asks again.
     /// `reply_handles` keeps the handles of users an archive's tweets reply to, for `to:handle`.
+    ///
+    /// Roles keep their rights, as in version 2: both tables get the grants `tweets` has, so the roles `store init`
+    /// made on an older store can read (the reader) and write (the importer) them, as on a store made at version 3.
     static let hydration = """
         CREATE TABLE IF NOT EXISTS hydrated_ids(
             collection text NOT NULL REFERENCES collections(name) ON DELETE CASCADE,
@@ -17,5 +20,16 @@ extension PostgresSchema {
             PRIMARY KEY(username, id)
         );
         CREATE INDEX IF NOT EXISTS reply_handles_username ON reply_handles(lower(username));
+        DO $$
+        DECLARE grant_row record;
+        BEGIN
+            FOR grant_row IN
+                SELECT grantee, privilege_type FROM information_schema.role_table_grants
+                WHERE table_name = 'tweets' AND table_schema = current_schema() AND grantee <> current_user
+            LOOP
+                EXECUTE format('GRANT %s ON hydrated_ids TO %I', grant_row.privilege_type, grant_row.grantee);
+                EXECUTE format('GRANT %s ON reply_handles TO %I', grant_row.privilege_type, grant_row.grantee);
+            END LOOP;
+        END $$;
         """
 }

@@ -96,7 +96,11 @@ enum PostgresSchema {
     @discardableResult
     static func migrate(_ connection: PGConnection) throws -> Bool {
         try connection.execute("SELECT pg_advisory_lock($1)", [.integer(lockKey)], doing: "waiting to migrate")
-        defer { _ = try? connection.execute("SELECT pg_advisory_unlock($1)", [.integer(lockKey)]) }
+        defer {
+            _ = try? connection.uninterrupted {
+                try connection.execute("SELECT pg_advisory_unlock($1)", [.integer(lockKey)])
+            }
+        }
         return try connection.transaction {
             try connection.execute("CREATE TABLE IF NOT EXISTS tweetsh_schema(version integer NOT NULL)")
             let version = Int(try connection.scalar("SELECT max(version) FROM tweetsh_schema") ?? 0)

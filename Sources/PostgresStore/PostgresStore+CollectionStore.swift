@@ -48,7 +48,7 @@ extension PostgresStore: CollectionStore {
     /// The page with the stored originals of its tweets, users and media filled in.
     public func withOriginals(_ page: Page) async throws -> Page {
         let codec = OriginalsCodec()
-        return try withConnection { connection in
+        return try await withConnection { connection in
             var filled = page
             filled.originals.merge(try PostgresOriginals(connection: connection, codec: codec).originals(for: page))
             return filled
@@ -78,7 +78,7 @@ extension PostgresStore: CollectionStore {
         }
         let root = found[id]?.conversationID ?? top.conversationID ?? top.id
         let tweets = found.values.sorted { $0.id < $1.id }
-        let page = try withConnection { try PostgresReader(connection: $0).page(with: tweets) }
+        let page = try await withConnection { try PostgresReader(connection: $0).page(with: tweets) }
         return (root, page)
     }
 
@@ -97,7 +97,7 @@ extension PostgresStore: CollectionStore {
         _ prepared: PreparedPages, collection: String, alsoInto: (collection: String, ids: [TweetID])?
     ) async throws {
         let codec = OriginalsCodec()
-        try withConnection { connection in
+        try await withConnection { connection in
             try connection.transaction {
                 _ = try PostgresWriter(connection: connection, codec: codec).write(
                     prepared.pages, collection: collection)

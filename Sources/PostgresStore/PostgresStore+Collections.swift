@@ -5,7 +5,7 @@ import TweetStore
 extension PostgresStore {
     /// Every collection with its count and date range, oldest collection first, as the SQLite store lists them.
     public func collections() async throws -> [CollectionInfo] {
-        try withConnection { connection in
+        try await withConnection { connection in
             try connection.rows(
                 """
                 SELECT c.name, count(t.id), min(t.created_at), max(t.created_at) FROM collections c
@@ -28,7 +28,7 @@ extension PostgresStore {
     /// file starts again instead of resuming past tweets that are gone.
     @discardableResult
     public func drop(collection name: String) async throws -> DropReport {
-        try withConnection { connection in
+        try await withConnection { connection in
             try connection.transaction {
                 let exists = try connection.scalar(
                     "SELECT count(*) FROM collections WHERE name = $1", [.text(name)], doing: "dropping a collection")

@@ -92,8 +92,8 @@ extension PostgresStore {
                     + "SELECT \(columns) FROM tweets t WHERE \(conditions.sql) ORDER BY t.id DESC",
                 conditions.parameters, doing: "reading the matches")
             var read = batch
+            // A stopped command ends at the next `FETCH` (`PGConnection.stopCheck`).
             while read == batch {
-                try Task.checkCancellation()
                 read = 0
                 _ = try connection.rows(
                     "FETCH FORWARD \(batch) FROM tweetsh_matches", doing: "reading the matches"

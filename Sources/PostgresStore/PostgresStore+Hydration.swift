@@ -9,7 +9,7 @@ extension PostgresStore {
     /// The ids of `collection` settled by earlier hydrations: a hydrated id while its tweet is still in the
     /// collection, a missing one while the collection exists (none for a collection never hydrated).
     public func hydrationLedger(collection: String) async throws -> HydrationLedger {
-        try withConnection { connection in
+        try await withConnection { connection in
             var ledger = HydrationLedger()
             let rows = try connection.rows(
                 """
@@ -61,7 +61,7 @@ extension PostgresStore {
         }
         let pages = answers.flatMap(\.pages)
         let codec = OriginalsCodec()
-        try withConnection { connection in
+        try await withConnection { connection in
             try connection.transaction {
                 // Made even when the batch held no tweet, so `collections` lists a hydration that found nothing.
                 try connection.execute(

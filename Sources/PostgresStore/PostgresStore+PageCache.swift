@@ -31,7 +31,7 @@ extension PostgresStore {
             })
         let bytes = [UInt8](try JSONEncoder().encode(record))
         let codec = OriginalsCodec()
-        try withConnection { connection in
+        try await withConnection { connection in
             try connection.transaction {
                 try PostgresWriter(connection: connection, codec: codec).write(
                     [page], collection: TweetStore.apiCollection)
@@ -46,7 +46,7 @@ extension PostgresStore {
 
     /// The page kept for `key` at `cursor`, if any.
     public func cachedPage(key: String, cursor: String?) async throws -> CachedPage? {
-        try withConnection { connection -> CachedPage? in
+        try await withConnection { connection -> CachedPage? in
             let stored = try connection.rows(
                 "SELECT fetched_at, page FROM cached_pages WHERE key = $1 AND cursor = $2",
                 [.text(key), .text(cursor ?? "")], doing: "reading the page cache"

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
 import TweetKit
 import TweetStore
 
 /// The shared store: tweets in a PostgreSQL database that several people search at once, behind the same protocols
 /// as the SQLite `TweetStore` (`TweetSource`, `PageCache`, imports, collections).
 ///
-/// One store holds one connection and uses it for one command at a time. When the server goes away mid-command the
+/// One store holds one connection and uses it for one command at a time, on a serial queue of its own, so a running
+/// query never holds a thread of Swift's cooperative pool. When the server goes away mid-command the
 /// command fails with `PostgresError.connectionLost`, the connection is dropped, and the next command connects again.
 public final class PostgresStore: TweetSource, PageCache, Sendable {
     /// `local`: to the shell this store is its own source (as the SQLite file is), not the X API; `kindName` says
@@ -21,8 +21,8 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
     /// Where the search history lives: an SQLite store on the user's own machine (XDG state), never the server, so
     /// read-only users keep theirs; in memory when none was given.
     let history: TweetStore
-    private let conninfo: String
-    private let connection: Mutex<PGConnection?>
+    /// The one connection, on its own serial queue (ConnectionQueue.swift).
+    let connections: ConnectionQueue
 
     /// Opens the store at `address` (a `postgresql://` URL, a libpq key/value string, or "" for the `PG*`
     /// variables). With `migrate`, a store without the current schema is created or upgraded (under an advisory
@@ -32,7 +32,6 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
     public init(
         address: String, migrate: Bool = true, countLimit: Int = 1_000, history: StoreLocation? = nil
     ) throws {
-        self.conninfo = address
         self.address = ConnectionAddress.masked(address)
         self.countLimit = countLimit
         let opened = try PGConnection(conninfo: address)
@@ -61,7 +60,7 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
             }
         }
         self.history = try TweetStore(location: history ?? .inMemory, countLimit: 0)
-        connection = Mutex(opened)
+        connections = ConnectionQueue(conninfo: address, opened: opened)
     }
 
     /// Why `connection`'s user cannot write to the store, or nil. A database without the schema yet counts as
@@ -81,35 +80,32 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
     /// Creates or upgrades the schema; returns whether this call did the work (false when it was done already, or
     /// another process did it while this one waited for the lock).
     public func migrate() throws -> Bool {
-        try withConnection { try PostgresSchema.migrate($0) }
+        try withConnectionNow { try PostgresSchema.migrate($0) }
     }
 
     /// The server process of the current connection (connecting first when there is none).
     public func serverProcessID() throws -> Int32 {
-        try withConnection { $0.serverProcessID }
+        try withConnectionNow { $0.serverProcessID }
     }
 
-    /// Closes the connection; a later command opens a new one.
+    /// Closes the connection: a statement still running is cancelled on the server first (its transaction rolls
+    /// back, and its command fails with `closed`, as do commands still waiting their turn), so this returns at once
+    /// rather than when the query would have ended. A later command opens a new connection.
     public func close() {
-        connection.withLock { $0 = nil }
+        connections.close()
     }
 
-    /// Runs `body` on the connection, connecting first when there is none (or the last one broke). A lost
-    /// connection is dropped so the next call reconnects.
-    func withConnection<T: Sendable>(_ body: (PGConnection) throws -> T) throws -> T {
-        try connection.withLock { current -> T in
-            if current == nil || current?.isUsable == false {
-                current = nil
-                current = try PGConnection(conninfo: conninfo)
-            }
-            guard let open = current else { throw PostgresError(.connectionLost, address: address) }
-            do {
-                return try body(open)
-            } catch let error as PostgresError where error.kind == .connectionLost || !open.isUsable {
-                current = nil
-                throw error
-            }
-        }
+    /// Runs `body` on the store's connection queue while the calling task waits suspended (never blocking a thread
+    /// of the cooperative pool), connecting first when there is no connection (or the last one broke). A lost
+    /// connection is dropped so the next call reconnects. Cancelling the task does not stop `body` (writes commit
+    /// whole); `withCancellableConnection` is the cancellable form.
+    func withConnection<T: Sendable>(_ body: @escaping (PGConnection) throws -> T) async throws -> T {
+        try await connections.run(cancellable: false) { connection, _ in try body(connection) }
+    }
+
+    /// `withConnection` for the synchronous methods: the calling thread waits for the queue.
+    func withConnectionNow<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        try connections.runNow { connection, _ in try body(connection) }
     }
 
     // MARK: TweetSource
@@ -130,7 +126,7 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
 
     /// The stored tweets with these ids, in the order asked; unknown ids come back as `Not Found Error`s, as from X.
     public func lookup(ids: [TweetID]) async throws -> Page {
-        try withConnection { connection in
+        try await withConnection { connection in
             let reader = PostgresReader(connection: connection)
             let stored = try reader.tweets(ids)
             var found: [Tweet] = []
@@ -170,7 +166,7 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
 
     /// How many tweets (results, not tweets stored only as references), users and media the store holds.
     public func counts() throws -> (tweets: Int, users: Int, media: Int) {
-        try withConnection { connection in
+        try withConnectionNow { connection in
             let tweets = try connection.scalar("SELECT count(*) FROM tweets WHERE (flags & 128) = 0") ?? 0
             let users = try connection.scalar("SELECT count(*) FROM users") ?? 0
             let media = try connection.scalar("SELECT count(*) FROM media") ?? 0
@@ -189,7 +185,7 @@ extension PostgresStore {
     @discardableResult
     public func write(_ pages: [Page], collection: String? = nil) async throws -> Int {
         let codec = OriginalsCodec()
-        return try withConnection { connection in
+        return try await withConnection { connection in
             try connection.transaction {
                 try PostgresWriter(connection: connection, codec: codec).write(pages, collection: collection)
             }

@@ -87,6 +87,6 @@ enum PostgresBulkLoad {
     }
 
     private static func unlock(_ connection: PGConnection) throws {
-        try connection.execute("SELECT pg_advisory_unlock($1)", [.integer(lockKey)])
+        try connection.uninterrupted { try connection.execute("SELECT pg_advisory_unlock($1)", [.integer(lockKey)]) }
     }
 }

@@ -27,7 +27,9 @@ extension PostgresStore {
     /// an import killed at any point resumes after the last committed line when run again on the same unchanged
     /// file, and the counts come out exact. A role without the right to write gets `PostgresError.readOnly` before
     /// anything is read. A file imported to the end is read again from the start, as in the SQLite store. `progress`
-    /// hears after each committed batch.
+    /// hears after each committed batch. Cancelling the task cancels the batch being written on the server (it rolls
+    /// back) or stops before the next one, and throws `CancellationError`; the batches committed before stay, and the
+    /// next run resumes after them.
     public func importJSONL(
         at url: URL, collection: String? = nil, batchLines: Int = 5_000,
         decodeLine: @escaping @Sendable (Data) throws -> Page? = { line in
@@ -40,14 +42,16 @@ extension PostgresStore {
         let size = Int64((attributes[.size] as? NSNumber)?.int64Value ?? 0)
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let codec = OriginalsCodec()
-        return try withConnection { connection in
+        return try await withCancellableConnection { connection, slot in
             let writable =
                 try connection.scalar("SELECT has_table_privilege('tweets', 'INSERT')::int", doing: "importing")
             guard writable == 1 else { throw PostgresError(.readOnly, address: connection.address) }
             var state = try ImportState.load(connection, path: path, size: size, modified: modified)
             // Into an empty store the text index is built once after the load (PostgresBulkLoad).
             var bulk = try PostgresBulkLoad.begin(connection)
-            defer { if bulk { _ = try? PostgresBulkLoad.finish(connection) } }
+            // Stopped or failed, the load still builds the index for what it committed (Ctrl-C included; a second
+            // cancel, as `close()` sends, stops the build too, and the next import builds it then).
+            defer { if bulk { _ = try? connection.uninterrupted { try PostgresBulkLoad.finish(connection) } } }
             let resumedAfter = state.line
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
@@ -63,6 +67,9 @@ extension PostgresStore {
             var submittedLines = state.line
             func write(_ batch: PendingBatch) throws {
                 let decoded = batch.wait()
+                // Ctrl-C stops between batches as well as inside one (the running statement is cancelled): what is
+                // committed stays, with the `imports` row that lets the next run resume after it.
+                try slot.check(address: connection.address)
                 var next = state
                 next.offset = batch.endOffset
                 next.line += batch.lineCount
@@ -99,6 +106,7 @@ extension PostgresStore {
             var lineBytes = 0
             var consumed = state.offset
             while true {
+                try slot.check(address: connection.address)
                 let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
                 if chunk.isEmpty { break }
                 pending += chunk

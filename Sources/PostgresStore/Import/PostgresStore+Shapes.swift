@@ -42,10 +42,10 @@ extension PostgresStore {
             modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         }
         let reader = RecordReader(source: opened.source, framing: framing)
-        var report = try withConnection { connection in
+        var report = try await withCancellableConnection { connection, slot in
             try Self.requireWritable(connection)
             var run = ShapeImport(
-                connection: connection, reader: reader, collection: collection,
+                connection: connection, slot: slot, reader: reader, collection: collection,
                 state: ImportState(path: input.path, size: size, modified: modified),
                 savesState: input != .standardInput, progress: progress)
             if run.savesState {
@@ -66,10 +66,10 @@ extension PostgresStore {
         at url: URL, collection: String?, progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws -> ImportReport {
         let collection = collection ?? ImportInput.file(url).collectionName
-        try withConnection { try Self.requireWritable($0) }
+        try await withConnection { try Self.requireWritable($0) }
         let codec = OriginalsCodec()
         return try await ArchiveImport.run(at: url, progress: progress) { pages, handles in
-            try withConnection { connection in
+            try await withCancellableConnection { connection in
                 try connection.transaction {
                     _ = try PostgresWriter(connection: connection, codec: codec).write(pages, collection: collection)
                     try Self.recordReplyHandles(handles, connection)
@@ -102,6 +102,8 @@ extension PostgresStore {
 /// One import of records from `RecordReader`, in batches committed with the input's `imports` row.
 private struct ShapeImport {
     let connection: PGConnection
+    /// Marks the import stopped (Ctrl-C, or the store closing); checked after every record.
+    let slot: CancelSlot
     let reader: RecordReader
     let collection: String
     var state: ImportState
@@ -115,10 +117,12 @@ private struct ShapeImport {
     private var notTweets: [String: Int] = [:]
 
     init(
-        connection: PGConnection, reader: RecordReader, collection: String, state: ImportState, savesState: Bool,
+        connection: PGConnection, slot: CancelSlot, reader: RecordReader, collection: String, state: ImportState,
+        savesState: Bool,
         progress: (@Sendable (ImportProgress) -> Void)?
     ) {
         self.connection = connection
+        self.slot = slot
         self.reader = reader
         self.collection = collection
         self.state = state
@@ -149,7 +153,7 @@ private struct ShapeImport {
             if bytes >= PostgresStore.batchBytes || records.count >= PostgresStore.shapeBatchRecords {
                 try flush(finished: false)
             }
-            try Task.checkCancellation()
+            try slot.check(address: connection.address)
         }
         try flush(finished: true)
         var report = ImportReport(

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TweetKit
 import TweetStore
 
@@ -30,8 +31,16 @@ extension ShellSession {
             switch await importOne(target, collection: collection) {
             case .imported(let report): summary.add(report, archive: target.isArchive)
             case .failed: failed = true
-            case .interrupted:
-                output.note("import interrupted; what was committed stays, and running import again completes it")
+            case .interrupted(let committed):
+                // What the files before it brought, then how far this one got: its batches commit whole, and the
+                // last progress heard counts the tweets of the batches committed (earlier runs' included).
+                if summary.files > 0 { output.line(summary.line()) }
+                let done =
+                    committed == 0
+                    ? "interrupted before any of its tweets were committed"
+                    : "interrupted: \(committed) of its tweets are committed and stay"
+                let again = target == .standardInput ? "" : "; running import again completes it"
+                output.note("import of \(target.label) " + done + again)
                 return .failed
             }
         }
@@ -47,7 +56,8 @@ extension ShellSession {
     private enum ImportOutcome {
         case imported(ImportReport)
         case failed
-        case interrupted
+        /// Stopped by Ctrl-C after committing this many of the input's tweets.
+        case interrupted(committed: Int)
     }
 
     private func importOne(_ target: ImportTargets.Target, collection: String?) async -> ImportOutcome {
@@ -56,7 +66,11 @@ extension ShellSession {
             enabled: spinner.isEnabled,
             label: target == .standardInput ? "stdin" : (label as NSString).lastPathComponent)
         defer { progressBar.finish() }
-        let progress: @Sendable (ImportProgress) -> Void = { progressBar.update($0) }
+        let heard = LastProgress()
+        let progress: @Sendable (ImportProgress) -> Void = { update in
+            heard.hear(update)
+            progressBar.update(update)
+        }
         do {
             let report: ImportReport
             switch target {
@@ -78,7 +92,7 @@ extension ShellSession {
             reportProblems(report, label: label)
             return .imported(report)
         } catch is CancellationError {
-            return .interrupted
+            return .interrupted(committed: heard.tweets)
         } catch let error as ImportInputError {
             progressBar.finish()
             output.error("\(label): \(error.message)")
@@ -112,6 +126,14 @@ extension ShellSession {
             output.error("\(label): \(problem); the tweets before that point are imported")
         }
     }
+}
+
+/// The progress an import reported last. Each report follows a committed batch (or, on SQLite, a queued one, which
+/// a cancelled import still commits), so its count is what an interrupted import leaves in the store.
+private final class LastProgress: Sendable {
+    private let last = Mutex<ImportProgress?>(nil)
+    func hear(_ progress: ImportProgress) { last.withLock { $0 = progress } }
+    var tweets: Int { last.withLock { $0?.tweets ?? 0 } }
 }
 
 extension ImportTargets.Target {
