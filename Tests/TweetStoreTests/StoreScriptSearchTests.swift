@@ -129,6 +129,35 @@ struct StoreScriptSearchTests {
         #expect(!ScriptNGrams.queryText("東京").prefix && !ScriptNGrams.queryText("猫 dogs").prefix)
     }
 
+    /// The quick path for runs of scalars that are whole characters writes what splitting into characters wrote: an
+    /// index built before needs the same bytes back to remove an entry.
+    @Test func wholeCharacterRunsGiveWhatSplittingIntoCharactersGave() {
+        let ranges: [ClosedRange<UInt32>] = [
+            0x3041...0x3096, 0x309B...0x309F, 0x30A1...0x30FA, 0x30FC...0x30FF, 0x31F0...0x31FF, 0x3131...0x318E,
+            0xAC00...0xD7A3, 0x3005...0x3007, 0x3021...0x3029, 0x3038...0x303B, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xF900...0xFAFF, 0x20000...0x3FFFF,
+        ]
+        var random = SplitMix64(seed: 0x3099)
+        let scalars = ranges.flatMap { $0 }.compactMap(Unicode.Scalar.init)
+        for scalar in scalars
+        where !ScriptNGrams.isWholeCharacter(scalar.value) || !ScriptNGrams.isRunScalar(scalar.value) {
+            Issue.record("U+\(String(scalar.value, radix: 16)) is not a whole-character run scalar")
+        }
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 1...9, using: &random)
+            var run = String.UnicodeScalarView()
+            for _ in 0..<length { run.append(scalars.randomElement(using: &random)!) }
+            let text = String(run)
+            for endsHere in [true, false] {
+                var quick = String.UnicodeScalarView()
+                var slow = String.UnicodeScalarView()
+                let quickCount = ScriptNGrams.flush(text, endsHere: endsHere, into: &quick)
+                let slowCount = ScriptNGrams.flushByCharacter(text, endsHere: endsHere, into: &slow)
+                #expect(quickCount == slowCount && Array(String(quick).utf8) == Array(String(slow).utf8), "\(text)")
+            }
+        }
+    }
+
     /// For random substrings of a generated corpus, the search returns exactly the tweets whose text contains them.
     @Test func randomSubstringsFindExactlyTheTweetsThatContainThem() async throws {
         var random = SplitMix64(seed: 0x5EED_C1C1)

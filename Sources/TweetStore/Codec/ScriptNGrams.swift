@@ -103,23 +103,54 @@ package enum ScriptNGrams {
 
     /// Writes the run's bigrams, and its tail when the run ends here, between spaces; returns its length.
     @discardableResult
-    private static func flush(_ raw: String, endsHere: Bool, into output: inout String.UnicodeScalarView) -> Int {
-        var kept = String.UnicodeScalarView()
-        kept.append(contentsOf: raw.unicodeScalars.lazy.filter { foldedScalar($0.value) != 0 })
-        let run = Array(normalized(String(kept)))
+    static func flush(_ raw: String, endsHere: Bool, into output: inout String.UnicodeScalarView) -> Int {
+        if raw.unicodeScalars.allSatisfy({ isWholeCharacter($0.value) }) {
+            return write(Array(raw.unicodeScalars), endsHere: endsHere, into: &output) { $1.append($0) }
+        }
+        return flushByCharacter(raw, endsHere: endsHere, into: &output)
+    }
+
+    /// Whether a run scalar is always a character of its own and left alone by `normalized`: Han, kana (not the
+    /// combining voiced marks), compatibility jamo and precomposed Hangul syllables. A run made only of these needs no
+    /// grapheme breaking, which (with the normalization check) was most of the bigrams' cost on an import. Thai,
+    /// conjoining jamo, halfwidth katakana and runs holding marks go through `flushByCharacter`.
+    static func isWholeCharacter(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x3041...0x3096, 0x309B...0x309F, 0x30A1...0x30FA, 0x30FC...0x30FF, 0x31F0...0x31FF: return true
+        case 0x3131...0x318E, 0xAC00...0xD7A3: return true
+        case 0x3005...0x3007, 0x3021...0x3029, 0x3038...0x303B: return true
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFF: return true
+        default: return false
+        }
+    }
+
+    /// Writes the bigrams of `run`'s units and its tail as `flush` describes; returns the number of units.
+    private static func write<Unit>(
+        _ run: [Unit], endsHere: Bool, into output: inout String.UnicodeScalarView,
+        _ append: (Unit, inout String.UnicodeScalarView) -> Void
+    ) -> Int {
         output.append(" ")
         if run.count >= 2 {
             for index in 1..<run.count {
-                output.append(contentsOf: run[index - 1].unicodeScalars)
-                output.append(contentsOf: run[index].unicodeScalars)
+                append(run[index - 1], &output)
+                append(run[index], &output)
                 output.append(" ")
             }
         }
         if endsHere || run.count == 1, let last = run.last {
-            output.append(contentsOf: last.unicodeScalars)
+            append(last, &output)
             output.append(" ")
         }
         return run.count
+    }
+
+    /// `flush` for any run: split into characters after dropping what folds to nothing, and normalized.
+    @discardableResult
+    static func flushByCharacter(_ raw: String, endsHere: Bool, into output: inout String.UnicodeScalarView) -> Int {
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: raw.unicodeScalars.lazy.filter { foldedScalar($0.value) != 0 })
+        let run = Array(normalized(String(kept)))
+        return write(run, endsHere: endsHere, into: &output) { $1.append(contentsOf: $0.unicodeScalars) }
     }
 
     /// The run composed where it holds combining kana marks or Hangul jamo, and widened where it holds halfwidth
