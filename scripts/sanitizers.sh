@@ -3,7 +3,8 @@
 #
 #   scripts/sanitizers.sh [thread|address ...]      default: both
 #
-# thread:  ThreadSanitizer over the StreamCore stress suite and the shell's view models (scratch .build-tsan).
+# thread:  ThreadSanitizer over the StreamCore stress suite, the shell's view models and the PostgreSQL store's
+#          connection queue and cancelled imports (scratch .build-tsan).
 # address: AddressSanitizer over the store and LineEditor tests (scratch .build-asan).
 # TSAN_FILTER / ASAN_FILTER replace a pass's test filter (e.g. TSAN_FILTER=StreamCoreTests for all of StreamCore).
 # A filter that matches no test fails the pass (exit 2): a run that checks nothing must not pass.
@@ -30,7 +31,7 @@ for pass in "${passes[@]}"; do
     case "$pass" in
         thread)
             scratch=.build-tsan
-            filter="${TSAN_FILTER:-StreamCoreTests\.Stress|TweetShellTests\.(SearchViewModelTests|LiveViewModelTests)}" ;;
+            filter="${TSAN_FILTER:-StreamCoreTests\.Stress|TweetShellTests\.(SearchViewModelTests|LiveViewModelTests)|PostgresStoreTests\.(PostgresConnectionQueueTests|PostgresCancelledImportTests)}" ;;
         address)
             scratch=.build-asan
             filter="${ASAN_FILTER:-TweetStoreTests|LineEditorTests}" ;;
