@@ -40,6 +40,10 @@ extension TweetStore {
     static let importBatchTweets = 5_000
     /// Bytes of JSON per write transaction at most (about 5,000 tweets of twarc2 pages).
     static let importBatchBytes = 6 << 20
+    /// How many decoded batches may wait on the store's queue, the one being written included. FTS5 merges its
+    /// segments in bursts inside some commits; with room for one batch more than the writer needs, decoding goes on
+    /// through a burst instead of stopping for it.
+    static let importQueuedBatches = 3
     /// How many bad lines an import report quotes; the rest are only counted.
     package static let reportedProblems = 10
 
@@ -118,8 +122,8 @@ extension TweetStore {
     /// If an earlier run over the same unchanged file was interrupted (killed, cancelled), this one continues after the
     /// last committed record; otherwise the whole file is read again, and tweets already stored are simply replaced.
     /// A plain JSON Lines file is resumed by seeking; anything else is read again from the start up to that point.
-    /// Standard input is never resumed. Cancelling the task stops once the batches already queued (at most two) are
-    /// committed, leaving the store consistent.
+    /// Standard input is never resumed. Cancelling the task stops once the batches already queued (at most
+    /// `importQueuedBatches`) are committed, leaving the store consistent.
     ///
     /// - Parameters:
     ///   - collection: the collection the tweets join; nil names it after the file (`ImportInput.collectionName`).
@@ -231,8 +235,8 @@ extension TweetStore {
 
         /// Waits for the batch being decoded, then queues it behind the one being written.
         ///
-        /// At most two batches wait on the writer: one being written and the next, so the writer never waits for
-        /// decoding, while this task reads and decodes the batch after them on the other core.
+        /// At most `importQueuedBatches` batches wait on the writer: one being written and the next ones, so the writer
+        /// never waits for decoding, while this task reads and decodes the batch after them on the other core.
         func queueDecoded() async throws {
             guard let batchInfo = pending else { return }
             pending = nil
@@ -249,7 +253,7 @@ extension TweetStore {
             saved.finished = batchInfo.finished
             let snapshot = saved
             let batch = decoded.batch
-            while writes.count >= 2 {
+            while writes.count >= Self.importQueuedBatches {
                 newTweets += try await writes.removeFirst().value
                 heldBatches.removeFirst()
             }
