@@ -30,6 +30,21 @@ struct QueryRoundTripTests {
         }
     }
 
+    /// A prepended concatenation mark joins the space after it into one grapheme cluster, and a combining mark joins
+    /// the quote or colon before it; the printed query must still read back as the same query (both found by the
+    /// query fuzzer).
+    @Test func marksThatJoinTheSyntaxAroundThemStillRoundTrip() throws {
+        for text in [
+            "\u{0604}\r ORS  R\u{FFFD}", "\u{0600} b", "a\u{0605}(b OR c)", "x \u{06DD}\"y z\"", "\u{0890} -d",
+            "url:\"\u{034B}ol\" hs", "a \u{0301}b", "(\u{0301}x OR y)", "-url:\"\u{0301}x\"", "url:\"a(\u{034B}b\"",
+        ] {
+            let query = try SearchQuery(parsing: text)
+            #expect(try SearchQuery(parsing: query.description).root == query.root, "\(text.debugDescription)")
+        }
+        let words = try SearchQuery(parsing: "\u{0604} ORS").root
+        #expect(words == .and([.term(.keyword("\u{0604}")), .term(.keyword("ORS"))]))
+    }
+
     @Test func handBuiltKeywordsThatWouldMisparseAreQuoted() {
         #expect(SearchQuery(.term(.keyword("from:x"))).description == "\"from:x\"")
         #expect(SearchQuery(.term(.keyword("OR"))).description == "\"OR\"")

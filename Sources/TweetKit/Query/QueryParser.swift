@@ -14,7 +14,45 @@ struct QueryParser {
     private var depth = 0
 
     init(_ text: String) {
-        self.chars = Array(text)
+        self.chars = Self.characters(of: text)
+    }
+
+    /// The text's characters, with whitespace, parentheses and quotes always characters of their own. Unicode joins a
+    /// prepended concatenation mark (U+0600–U+0605, U+06DD, U+0890…) and the character after it, even a space, into
+    /// one grapheme cluster: split by cluster alone, `؄ ORS` read as one word, and a printed query (its terms joined
+    /// by spaces) did not read back as the query it was printed from.
+    static func characters(of text: String) -> [Character] {
+        var result: [Character] = []
+        for character in text {
+            let scalars = character.unicodeScalars
+            guard scalars.count > 1, scalars.contains(where: isSeparator) else {
+                result.append(character)
+                continue
+            }
+            var run = String.UnicodeScalarView()
+            for scalar in scalars {
+                guard isSeparator(scalar) else {
+                    run.append(scalar)
+                    continue
+                }
+                result.append(contentsOf: String(run))
+                run = String.UnicodeScalarView()
+                result.append(Character(scalar))
+            }
+            result.append(contentsOf: String(run))
+        }
+        return result
+    }
+
+    /// Whether printing `text` bare would end it early: it holds a scalar that ends a term wherever it stands, even
+    /// inside a character (`(` with a combining mark after it).
+    static func holdsSeparator(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.contains(where: isSeparator)
+    }
+
+    /// The scalars that end a term wherever they stand.
+    private static func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || scalar == "(" || scalar == ")" || scalar == "\""
     }
 
     mutating func parseQuery() throws(QueryParseError) -> QueryExpression {

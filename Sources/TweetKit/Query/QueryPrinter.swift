@@ -34,7 +34,11 @@ enum QueryPrinter {
         case .lang(let code): return "lang:" + code
         case .is(let kind): return "is:" + kind.rawValue
         case .has(let feature): return "has:" + feature.rawValue
-        case .url(let text): return "url:" + (text.contains(where: QueryParser.endsWord) ? quoted(text) : text)
+        case .url(let text):
+            // A value starting with a combining mark would join the colon into one character, and `url:` would no
+            // longer read as the operator; quoted, the parser keeps the quote apart (`QueryParser.characters(of:)`).
+            let bare = !QueryParser.holdsSeparator(text) && (":" + text).count == 1 + text.count
+            return "url:" + (bare ? text : quoted(text))
         case .conversationID(let id): return "conversation_id:\(id)"
         case .minLikes(let n): return "min_likes:\(n)"
         case .minReposts(let n): return "min_reposts:\(n)"
@@ -46,12 +50,14 @@ enum QueryPrinter {
 
     /// A quoted string; a quote cannot be escaped in X's syntax, so any inside are dropped.
     static func quoted(_ text: String) -> String {
-        "\"" + text.filter { $0 != "\"" } + "\""
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: text.unicodeScalars.lazy.filter { $0 != "\"" })
+        return "\"" + String(kept) + "\""
     }
 
     /// Whether `word` would parse back as this same keyword when printed bare.
     static func isBareKeyword(_ word: String) -> Bool {
-        guard let first = word.first, word != "OR", !word.contains(where: QueryParser.endsWord),
+        guard let first = word.first, word != "OR", !QueryParser.holdsSeparator(word),
             first != "-", first != "#", first != "@"
         else { return false }
         if first == "$", word.dropFirst().first?.isLetter == true { return false }
