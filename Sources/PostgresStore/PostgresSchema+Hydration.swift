@@ -20,16 +20,6 @@ extension PostgresSchema {
             PRIMARY KEY(username, id)
         );
         CREATE INDEX IF NOT EXISTS reply_handles_username ON reply_handles(lower(username));
-        DO $$
-        DECLARE grant_row record;
-        BEGIN
-            FOR grant_row IN
-                SELECT grantee, privilege_type FROM information_schema.role_table_grants
-                WHERE table_name = 'tweets' AND table_schema = current_schema() AND grantee <> current_user
-            LOOP
-                EXECUTE format('GRANT %s ON hydrated_ids TO %I', grant_row.privilege_type, grant_row.grantee);
-                EXECUTE format('GRANT %s ON reply_handles TO %I', grant_row.privilege_type, grant_row.grantee);
-            END LOOP;
-        END $$;
+        \(grantingTweetsPrivileges(on: ["hydrated_ids", "reply_handles"]))
         """
 }

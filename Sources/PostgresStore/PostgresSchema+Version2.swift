@@ -54,17 +54,7 @@ extension PostgresSchema {
                 SELECT '=l' || translate(lang, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
                 WHERE lang IS NOT NULL)) END
         FROM tweets ORDER BY id;
-        DO $$
-        DECLARE grant_row record;
-        BEGIN
-            FOR grant_row IN
-                SELECT grantee, privilege_type FROM information_schema.role_table_grants
-                WHERE table_name = 'tweets' AND table_schema = current_schema() AND grantee <> current_user
-            LOOP
-                EXECUTE format('GRANT %s ON tweet_originals TO %I', grant_row.privilege_type, grant_row.grantee);
-                EXECUTE format('GRANT %s ON tweets_version2 TO %I', grant_row.privilege_type, grant_row.grantee);
-            END LOOP;
-        END $$;
+        \(grantingTweetsPrivileges(on: ["tweet_originals", "tweets_version2"]))
         DROP TABLE tweets;
         ALTER TABLE tweets_version2 RENAME TO tweets;
         ALTER TABLE tweets ADD CONSTRAINT tweets_pkey PRIMARY KEY (id);
@@ -73,4 +63,24 @@ extension PostgresSchema {
         ALTER TABLE tweets ALTER COLUMN doc SET STATISTICS 1000;
         ANALYZE tweets;
         """
+
+    /// A block that gives each of `tables` the privileges other roles hold on `tweets`, so a table a migration adds
+    /// is readable and writable by the roles `store init` made, as `tweets` is.
+    static func grantingTweetsPrivileges(on tables: [String]) -> String {
+        let grants = tables.map { table in
+            "        EXECUTE format('GRANT %s ON \(table) TO %I', grant_row.privilege_type, grant_row.grantee);"
+        }
+        return """
+            DO $$
+            DECLARE grant_row record;
+            BEGIN
+                FOR grant_row IN
+                    SELECT grantee, privilege_type FROM information_schema.role_table_grants
+                    WHERE table_name = 'tweets' AND table_schema = current_schema() AND grantee <> current_user
+                LOOP
+            \(grants.joined(separator: "\n"))
+                END LOOP;
+            END $$;
+            """
+    }
 }
