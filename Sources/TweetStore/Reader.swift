@@ -78,8 +78,13 @@ struct Reader {
                 if readingOriginals {
                     let row = try connection.withStatement(
                         Self.selectTweetAndOriginal, [.integer(Int64(bitPattern: reference.id.rawValue))]
-                    ) { row in
-                        try row.step() ? (try TweetRecord.tweet(from: row), StoredOriginal(row, column: 13)) : nil
+                    ) { row -> (Tweet, StoredOriginal?)? in
+                        guard try row.step() else { return nil }
+                        let original = StoredOriginal(row, column: 13)
+                        // As for the page's own tweets: with an original, the model only says what to include.
+                        let model =
+                            original == nil ? try TweetRecord.tweet(from: row) : try TweetRecord.relations(from: row)
+                        return (model, original)
                     }
                     if let (included, original) = row {
                         page.includedTweets.append(included)

@@ -49,7 +49,8 @@ struct SearchExecutor {
 
     /// One page, and with `readingOriginals` each tweet's stored original and `__twarc` block id, read in the same
     /// row pass (parallel to `page.tweets + page.includedTweets`; nil for a row without one). An export needs them for
-    /// every tweet, and a second lookup per tweet cost it a third of its time.
+    /// every tweet, and a second lookup per tweet cost it a third of its time. A tweet read with its original has
+    /// only its relations in its model (`TweetRecord.relations(from:offset:)`), unless a tweet on the page has none.
     func search(
         _ query: SearchQuery, request: SearchRequest, cursor token: String?, readingOriginals: Bool
     ) throws -> (page: Page, originals: [StoredOriginal?]) {
@@ -118,8 +119,11 @@ struct SearchExecutor {
         var originals: [StoredOriginal?] = []
         var tweets = try connection.rows(sql, pageBindings) { row -> Tweet in
             if byRelevance { scores.append(row.double(13)) }
-            if readingOriginals { originals.append(StoredOriginal(row, column: originalColumn)) }
-            return try TweetRecord.tweet(from: row)
+            guard readingOriginals else { return try TweetRecord.tweet(from: row) }
+            let original = StoredOriginal(row, column: originalColumn)
+            originals.append(original)
+            // The export writes the original; the model only says what the page must include.
+            return original == nil ? try TweetRecord.tweet(from: row) : try TweetRecord.relations(from: row)
         }
         var next: SearchCursor?
         if tweets.count > pageSize {
@@ -131,6 +135,11 @@ struct SearchExecutor {
         }
         var (page, included) = try reader.page(with: tweets, readingOriginals: readingOriginals)
         originals += included
+        if readingOriginals, originals.contains(where: { $0 == nil }) {
+            // A page mixing rows kept before the store kept originals: the exports expand its models into each
+            // other (a flattened tweet's referenced tweet), so every tweet on it gets its whole model back.
+            try Self.completeModels(of: &page, originals: originals, reader: reader)
+        }
         page.nextToken = next?.token
         if cursor == nil {
             if next == nil {
@@ -143,6 +152,18 @@ struct SearchExecutor {
             }
         }
         return (page, originals)
+    }
+
+    /// Replaces the relations-only models (the tweets that have an original) with whole ones.
+    private static func completeModels(of page: inout Page, originals: [StoredOriginal?], reader: Reader) throws {
+        for index in page.tweets.indices where index < originals.count && originals[index] != nil {
+            if let tweet = try reader.tweet(page.tweets[index].id) { page.tweets[index] = tweet }
+        }
+        let offset = page.tweets.count
+        for index in page.includedTweets.indices
+        where offset + index < originals.count && originals[offset + index] != nil {
+            if let tweet = try reader.tweet(page.includedTweets[index].id) { page.includedTweets[index] = tweet }
+        }
     }
 
     /// The number of matches when it is cheap to know. A text-only query counts index entries alone; a query with

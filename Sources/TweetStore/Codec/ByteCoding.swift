@@ -102,6 +102,18 @@ struct ByteReader {
         try varint() == 0 ? nil : try string()
     }
 
+    /// Steps over a string without making one.
+    mutating func skipString() throws {
+        let count = try varint()
+        guard count <= UInt64(bytes.count - index) else { throw StoreError(message: "damaged record in the store") }
+        index += Int(count)
+    }
+
+    /// Steps over an optional string without making one.
+    mutating func skipOptionalString() throws {
+        if try varint() != 0 { try skipString() }
+    }
+
     mutating func optionalID() throws -> SnowflakeValue? {
         let raw = try varint()
         return raw == 0 ? nil : raw - 1
