@@ -44,7 +44,13 @@ struct PostgresOriginals {
     }
 
     private func expand(_ blob: [UInt8]) throws -> OriginalJSON {
-        // The store's originals are compressed without a trained dictionary, so none is ever loaded.
-        OriginalJSON(bytes: try codec.decompress(blob, loadDictionary: { _ in nil }))
+        OriginalJSON(bytes: try codec.decompress(blob, loadDictionary: dictionary))
+    }
+
+    /// A dictionary the codec has not seen (another importer trained it after this store opened), from the store.
+    private func dictionary(_ id: UInt32) throws -> [UInt8]? {
+        try connection.rows(
+            "SELECT body FROM zstd_dictionaries WHERE id = $1", [.integer(Int64(id))], doing: "reading originals"
+        ) { $0.bytes(0) }.first
     }
 }

@@ -9,8 +9,9 @@ enum PostgresSchema {
 
     /// Migrations in order; index 0 takes an empty database to version 1, index 1 takes version 1 to 2 (originals out
     /// of `tweets`, PostgresSchema+Version2), index 2 adds the hydration ledger and reply handles (version 3,
-    /// PostgresSchema+Hydration), and so on. A new version appends its script here.
-    static let migrations: [String] = [version1, version2, hydration]
+    /// PostgresSchema+Hydration), index 3 the originals' zstd dictionaries (version 4, PostgresSchema+Dictionaries).
+    /// A new version appends its script here.
+    static let migrations: [String] = [version1, version2, hydration, dictionaries]
 
     /// The version this tweetsh writes.
     static var currentVersion: Int { migrations.count }

@@ -47,7 +47,7 @@ extension PostgresStore: CollectionStore {
 
     /// The page with the stored originals of its tweets, users and media filled in.
     public func withOriginals(_ page: Page) async throws -> Page {
-        let codec = OriginalsCodec()
+        let codec = self.codec
         return try await withConnection { connection in
             var filled = page
             filled.originals.merge(try PostgresOriginals(connection: connection, codec: codec).originals(for: page))
@@ -96,7 +96,7 @@ extension PostgresStore: CollectionStore {
     public func insert(
         _ prepared: PreparedPages, collection: String, alsoInto: (collection: String, ids: [TweetID])?
     ) async throws {
-        let codec = OriginalsCodec()
+        let codec = self.codec
         try await withConnection { connection in
             try connection.transaction {
                 _ = try PostgresWriter(connection: connection, codec: codec).write(

@@ -16,7 +16,7 @@ extension PostgresStore {
         request.prefixLastWord = false
         let pageSize = max(1, min(request.pageSize, 1_000))
         let countLimit = self.countLimit
-        let codec = OriginalsCodec()
+        let codec = self.codec
         return try await withCancellableConnection { connection in
             let conditions = try PostgresSearch(connection: connection, countLimit: countLimit)
                 .conditions(query, request: request)

@@ -60,7 +60,7 @@ extension PostgresStore {
             }
         }
         let pages = answers.flatMap(\.pages)
-        let codec = OriginalsCodec()
+        let codec = self.codec
         try await withConnection { connection in
             try connection.transaction {
                 // Made even when the batch held no tweet, so `collections` lists a hydration that found nothing.

@@ -30,7 +30,7 @@ extension PostgresStore {
                 [$0.value, $0.detail, $0.title, $0.resourceType, $0.parameter, $0.resourceID, $0.type, $0.section]
             })
         let bytes = [UInt8](try JSONEncoder().encode(record))
-        let codec = OriginalsCodec()
+        let codec = self.codec
         try await withConnection { connection in
             try connection.transaction {
                 try PostgresWriter(connection: connection, codec: codec).write(

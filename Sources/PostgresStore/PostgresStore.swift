@@ -23,6 +23,9 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
     let history: TweetStore
     /// The one connection, on its own serial queue (ConnectionQueue.swift).
     let connections: ConnectionQueue
+    /// Compresses and expands the originals with the store's zstd dictionaries: those stored when it opened, the one
+    /// its first large batch trains, and any another importer stored later (fetched when a blob names it).
+    let codec: OriginalsCodec
 
     /// Opens the store at `address` (a `postgresql://` URL, a libpq key/value string, or "" for the `PG*`
     /// variables). With `migrate`, a store without the current schema is created or upgraded (under an advisory
@@ -59,6 +62,12 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
                 }
             }
         }
+        // Oldest first, so the newest becomes the one new originals use, as in the SQLite store.
+        let dictionaries = try opened.rows(
+            "SELECT body FROM zstd_dictionaries ORDER BY created, id", doing: "opening the store"
+        ) { $0.bytes(0) }
+        codec = OriginalsCodec()
+        codec.install(dictionaries)
         self.history = try TweetStore(location: history ?? .inMemory, countLimit: 0)
         connections = ConnectionQueue(conninfo: address, opened: opened)
     }
@@ -184,7 +193,7 @@ extension PostgresStore {
     /// Writes pages as `insert` does and returns how many result tweets were new.
     @discardableResult
     public func write(_ pages: [Page], collection: String? = nil) async throws -> Int {
-        let codec = OriginalsCodec()
+        let codec = self.codec
         return try await withConnection { connection in
             try connection.transaction {
                 try PostgresWriter(connection: connection, codec: codec).write(pages, collection: collection)

@@ -26,16 +26,18 @@ struct PostgresMigrationGrantsTests {
         // The store as `store init` left it at that version: the later tables, and so any grant on them, not there.
         if version == 1 {
             try PostgresSchemaVersion2Tests.downgrade(admin)
+            try admin.executeScript("DROP TABLE IF EXISTS zstd_dictionaries;", doing: "downgrading")
         } else {
             try admin.executeScript(
-                "DROP TABLE hydrated_ids; DROP TABLE reply_handles; UPDATE tweetsh_schema SET version = 2;",
+                "DROP TABLE hydrated_ids; DROP TABLE reply_handles; DROP TABLE zstd_dictionaries; "
+                    + "UPDATE tweetsh_schema SET version = 2;",
                 doing: "downgrading")
         }
         #expect(try PostgresSchema.version(admin) == version)
         try PostgresStore(address: url).close()
         #expect(try PostgresSchema.version(admin) == PostgresSchema.currentVersion)
 
-        let added = ["hydrated_ids", "reply_handles"] + (version == 1 ? ["tweet_originals"] : [])
+        let added = ["hydrated_ids", "reply_handles", "zstd_dictionaries"] + (version == 1 ? ["tweet_originals"] : [])
         for table in added {
             #expect(try Self.has(admin, roles.reader, "SELECT", on: table), "reader on \(table)")
             #expect(try !Self.has(admin, roles.reader, "INSERT", on: table), "reader on \(table)")

@@ -78,7 +78,7 @@ struct PostgresSchemaVersion2Tests {
         let migrated = try PostgresStore(address: url)
         defer { migrated.close() }
         #expect(try PostgresSchema.version(admin) == PostgresSchema.currentVersion)
-        #expect(PostgresSchema.currentVersion == 3)
+        #expect(PostgresSchema.currentVersion == 4)
         #expect(try admin.scalar("SELECT count(*) FROM hydrated_ids") == 0, "version 3's table is there")
         #expect(try admin.scalar("SELECT count(*) FROM tweet_originals") ?? 0 >= Int64(tweets))
         #expect(

@@ -23,6 +23,8 @@ struct PostgresBatchRows: Sendable {
     private(set) var tweets: [UInt8] = []
     /// Result tweets among the rows (a tweet only referenced by another does not count).
     private(set) var primaries = 0
+    /// The dictionary the originals were compressed with, which the writer stores with them; nil when none was.
+    private(set) var dictionary: OriginalsCodec.Dictionary?
 
     /// No rows.
     init() {}
@@ -30,7 +32,13 @@ struct PostgresBatchRows: Sendable {
     /// The rows of `pages`. The copy a tweet ends with follows the SQLite store's rule: a result beats a tweet stored
     /// only as a reference, and among equals the last one wins.
     init(_ pages: [Page], codec: OriginalsCodec) {
-        func compressed(_ original: OriginalJSON?) -> [UInt8]? { original.map { codec.compress($0.bytes) } }
+        let trained = codec.dictionary(trainingFrom: pages)
+        var used: OriginalsCodec.Dictionary?
+        func compressed(_ original: OriginalJSON?) -> [UInt8]? {
+            guard let original else { return nil }
+            used = trained
+            return codec.compress(original.bytes, dictionary: trained)
+        }
         var rows: [TweetRow] = []
         var position: [TweetID: Int] = [:]
         func keep(_ row: TweetRow) {
@@ -60,6 +68,7 @@ struct PostgresBatchRows: Sendable {
         for row in rows.sorted(by: { $0.tweet.id < $1.tweet.id }) { row.append(to: &copy) }
         tweets = rows.isEmpty ? [] : copy.finished
         primaries = rows.filter(\.primary).count
+        dictionary = used
     }
 
     private static func userRows(_ users: [(User, [UInt8]?)]) -> [UInt8] {

@@ -41,7 +41,7 @@ extension PostgresStore {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         let size = Int64((attributes[.size] as? NSNumber)?.int64Value ?? 0)
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        let codec = OriginalsCodec()
+        let codec = self.codec
         return try await withCancellableConnection { connection, slot in
             let writable =
                 try connection.scalar("SELECT has_table_privilege('tweets', 'INSERT')::int", doing: "importing")

@@ -42,10 +42,11 @@ extension PostgresStore {
             modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         }
         let reader = RecordReader(source: opened.source, framing: framing)
+        let codec = self.codec
         var report = try await withCancellableConnection { connection, slot in
             try Self.requireWritable(connection)
             var run = ShapeImport(
-                connection: connection, slot: slot, reader: reader, collection: collection,
+                connection: connection, codec: codec, slot: slot, reader: reader, collection: collection,
                 state: ImportState(path: input.path, size: size, modified: modified),
                 savesState: input != .standardInput, progress: progress)
             if run.savesState {
@@ -67,7 +68,7 @@ extension PostgresStore {
     ) async throws -> ImportReport {
         let collection = collection ?? ImportInput.file(url).collectionName
         try await withConnection { try Self.requireWritable($0) }
-        let codec = OriginalsCodec()
+        let codec = self.codec
         return try await ArchiveImport.run(at: url, progress: progress) { pages, handles in
             try await withCancellableConnection { connection in
                 try connection.transaction {
@@ -102,6 +103,8 @@ extension PostgresStore {
 /// One import of records from `RecordReader`, in batches committed with the input's `imports` row.
 private struct ShapeImport {
     let connection: PGConnection
+    /// The store's codec, with its dictionaries.
+    let codec: OriginalsCodec
     /// Marks the import stopped (Ctrl-C, or the store closing); checked after every record.
     let slot: CancelSlot
     let reader: RecordReader
@@ -117,11 +120,12 @@ private struct ShapeImport {
     private var notTweets: [String: Int] = [:]
 
     init(
-        connection: PGConnection, slot: CancelSlot, reader: RecordReader, collection: String, state: ImportState,
-        savesState: Bool,
+        connection: PGConnection, codec: OriginalsCodec, slot: CancelSlot, reader: RecordReader, collection: String,
+        state: ImportState, savesState: Bool,
         progress: (@Sendable (ImportProgress) -> Void)?
     ) {
         self.connection = connection
+        self.codec = codec
         self.slot = slot
         self.reader = reader
         self.collection = collection
@@ -204,8 +208,8 @@ private struct ShapeImport {
         state.offset = Int64(reader.offset)
         state.tweets += tweets
         state.finished = finished
-        let rows = PostgresBatchRows(pages, codec: OriginalsCodec())
-        let writer = PostgresWriter(connection: connection, codec: OriginalsCodec())
+        let rows = PostgresBatchRows(pages, codec: codec)
+        let writer = PostgresWriter(connection: connection, codec: codec)
         let snapshot = state
         let saves = savesState
         let collection = self.collection

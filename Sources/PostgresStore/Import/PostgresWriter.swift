@@ -22,6 +22,15 @@ struct PostgresWriter {
     @discardableResult
     func write(_ batch: PostgresBatchRows, collection: String? = nil) throws -> Int {
         try createStaging()
+        if let dictionary = batch.dictionary {
+            // In the batch's transaction: no blob is ever committed without the dictionary it needs.
+            try connection.execute(
+                "INSERT INTO zstd_dictionaries(id, created, body) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
+                [
+                    .integer(Int64(dictionary.id)), .text(String(Date().timeIntervalSince1970)),
+                    .bytes(dictionary.bytes),
+                ], doing: "importing")
+        }
         if !batch.users.isEmpty { try upsertUsers(batch.users) }
         if !batch.media.isEmpty { try upsertMedia(batch.media) }
         guard !batch.tweets.isEmpty else { return 0 }

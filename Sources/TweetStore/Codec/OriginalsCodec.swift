@@ -1,6 +1,7 @@
 import CZstd
 import Foundation
 import Synchronization
+import TweetKit
 
 /// Compresses the originals the store keeps (tweet, user, media, place and poll JSON) with Debian's libzstd and a
 /// dictionary trained on the store's own first objects.
@@ -27,9 +28,11 @@ package final class OriginalsCodec: Sendable {
     package init() {}
 
     /// A trained dictionary, digested for both directions. Immutable after creation.
-    final class Dictionary: @unchecked Sendable {
-        let id: UInt32
-        let bytes: [UInt8]
+    package final class Dictionary: @unchecked Sendable {
+        /// The id zstd wrote into the dictionary, and into every frame compressed with it.
+        package let id: UInt32
+        /// The dictionary as trained, to store beside the blobs that need it.
+        package let bytes: [UInt8]
         fileprivate let compression: OpaquePointer
         fileprivate let decompression: OpaquePointer
 
@@ -85,7 +88,7 @@ package final class OriginalsCodec: Sendable {
     var needsDictionary: Bool { state.withLock { $0.current == nil } }
 
     /// Adds dictionaries read from the store; the last one becomes the one new objects use.
-    func install(_ dictionaries: [[UInt8]]) {
+    package func install(_ dictionaries: [[UInt8]]) {
         let made = dictionaries.compactMap(Dictionary.init(bytes:))
         state.withLock { state in
             for dictionary in made { state.known[dictionary.id] = dictionary }
@@ -118,6 +121,21 @@ package final class OriginalsCodec: Sendable {
         }
     }
 
+    /// Trains the dictionary from the tweets and users of `pages` when the codec has none yet and they hold enough
+    /// objects, and returns the dictionary new objects are compressed with now (nil: none). Both stores prepare their
+    /// batches through this, so a PostgreSQL store's originals are as small and as cheap to make as an SQLite one's.
+    package func dictionary(trainingFrom pages: [Page]) -> Dictionary? {
+        if needsDictionary {
+            var samples: [[UInt8]] = []
+            for page in pages where samples.count < 4 * Self.trainingSamples {
+                samples += page.originals.tweets.values.map(\.bytes)
+                samples += page.originals.users.values.map(\.bytes)
+            }
+            trainIfNeeded(samples)
+        }
+        return currentDictionary
+    }
+
     /// One object compressed with the current dictionary (or none).
     package func compress(_ bytes: [UInt8]) -> [UInt8] {
         let (context, dictionary) = state.withLock { state in
@@ -127,7 +145,7 @@ package final class OriginalsCodec: Sendable {
     }
 
     /// One object compressed with `dictionary` (nil: none), which the caller stores with it.
-    func compress(_ bytes: [UInt8], dictionary: Dictionary?) -> [UInt8] {
+    package func compress(_ bytes: [UInt8], dictionary: Dictionary?) -> [UInt8] {
         let context = state.withLock { $0.compressors.popLast() ?? Context(compresses: true) }
         return compress(bytes, dictionary: dictionary, context: context)
     }

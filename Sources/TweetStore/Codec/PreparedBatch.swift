@@ -98,14 +98,7 @@ struct PreparedBatch: Sendable {
     /// Prepares pages; with a codec, their originals are compressed (training its dictionary from these pages if
     /// the store has none yet and they hold enough objects).
     init(_ pages: [Page], codec: OriginalsCodec? = nil) {
-        if let codec, codec.needsDictionary {
-            var samples: [[UInt8]] = []
-            for page in pages where samples.count < 4 * OriginalsCodec.trainingSamples {
-                samples += page.originals.tweets.values.map(\.bytes)
-                samples += page.originals.users.values.map(\.bytes)
-            }
-            codec.trainIfNeeded(samples)
-        }
+        if let codec { _ = codec.dictionary(trainingFrom: pages) }
         for page in pages { append(page, codec: codec) }
         order()
     }
