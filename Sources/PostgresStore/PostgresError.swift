@@ -22,6 +22,8 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         case closed
         /// The database has no tweetsh schema yet (`tweetsh store init` creates it).
         case notInitialized
+        /// The schema is older than this tweetsh's, and this user may not upgrade it (`detail`: its version).
+        case olderSchema
         /// The schema is newer than this tweetsh knows.
         case newerSchema
         /// A problem with what was asked (a cursor of another search); the detail says which.
@@ -70,6 +72,9 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
             return "\(store) was closed before the command finished"
         case .notInitialized:
             return "\(store) has no tweetsh schema yet; run `tweetsh store init` as its owner"
+        case .olderSchema:
+            return "\(store) holds an older tweetsh schema (version \(detail ?? "?"); this tweetsh uses "
+                + "\(PostgresSchema.currentVersion)): open it once as its owner, or run `tweetsh store init`, to upgrade it"
         case .newerSchema:
             return "\(store) was made by a newer tweetsh; update tweetsh to use it"
         case .invalidRequest:

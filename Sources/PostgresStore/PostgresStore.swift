@@ -43,9 +43,7 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
             if version > PostgresSchema.currentVersion {
                 throw PostgresError(.newerSchema, address: opened.address)
             }
-            if version < PostgresSchema.currentVersion {
-                throw PostgresError(.notInitialized, address: opened.address)
-            }
+            if version < PostgresSchema.currentVersion { throw Self.notCurrent(version, opened) }
         }
         readOnlyReason = try Self.readOnlyReason(opened)
         // Only an old or missing schema is migrated: the roles `store init` makes may write rows but not create
@@ -57,8 +55,8 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
                 do {
                     try PostgresSchema.migrate(opened)
                 } catch let error as PostgresError where error.kind == .readOnly {
-                    // A role that may not create tables needs the owner to set the store up first.
-                    throw PostgresError(.notInitialized, address: opened.address)
+                    // A role that may not create tables needs the owner to set the store up (or upgrade it) first.
+                    throw Self.notCurrent(version, opened)
                 }
             }
         }
@@ -70,6 +68,13 @@ public final class PostgresStore: TweetSource, PageCache, Sendable {
         codec.install(dictionaries)
         self.history = try TweetStore(location: history ?? .inMemory, countLimit: 0)
         connections = ConnectionQueue(conninfo: address, opened: opened)
+    }
+
+    /// The error for a schema this user cannot bring to the current version: none yet, or an older one.
+    private static func notCurrent(_ version: Int, _ connection: PGConnection) -> PostgresError {
+        version == 0
+            ? PostgresError(.notInitialized, address: connection.address)
+            : PostgresError(.olderSchema, address: connection.address, detail: String(version))
     }
 
     /// Why `connection`'s user cannot write to the store, or nil. A database without the schema yet counts as

@@ -116,6 +116,26 @@ struct PostgresAccessTests {
         #expect(Self.failure(opening: empty, migrate: false)?.kind == .notInitialized)
     }
 
+    /// A store at an older version that this user may not upgrade says so, and how, rather than "no schema yet".
+    @Test func anOlderSchemaTheUserCannotUpgradeIsNamedWithItsVersion() throws {
+        let (url, roles) = try Self.initialized(importerPassword: "imp-Old-1", readerPassword: "rd-Old-2")
+        let admin = try PGConnection(conninfo: url)
+        try admin.execute("UPDATE tweetsh_schema SET version = 3")
+        let reader = try PostgresTestServer.url(
+            database: PostgresTestServer.databaseName(url), user: roles.reader, password: "rd-Old-2")
+        for (address, migrate) in [(reader, true), (reader, false), (url, false)] {
+            let failure = Self.failure(opening: address, migrate: migrate)
+            #expect(failure?.kind == .olderSchema, "\(address) migrate: \(migrate)")
+            #expect(failure?.description.contains("version 3") == true)
+            #expect(failure?.description.contains("open it once as its owner") == true)
+            #expect(failure?.description.contains("rd-Old-2") == false)
+        }
+        // Its owner upgrades it by opening it.
+        try PostgresStore(address: url).close()
+        #expect(try PostgresSchema.version(admin) == PostgresSchema.currentVersion)
+        #expect(Self.failure(opening: reader, migrate: false) == nil)
+    }
+
     @Test func aLostConnectionFailsOneSearchAndTheNextReconnects() async throws {
         let (store, url) = try PostgresFixtures.store()
         try await store.insert(Array(DemoCorpus(seed: 12, tweetCount: 100, pageSize: 100)))
