@@ -116,7 +116,7 @@ package enum TweetRecord {
         var tweet = Tweet(id: id, text: "")
         tweet.authorID = row.optionalInt64(offset + 1).map { UserID(UInt64(bitPattern: $0)) }
         tweet.inReplyToUserID = row.optionalInt64(offset + 4).map { UserID(UInt64(bitPattern: $0)) }
-        try decodeExtraRelations(row.blob(offset + 12), into: &tweet)
+        try decodeExtra(row.blob(offset + 12), into: &tweet, relationsOnly: true)
         return tweet
     }
 
@@ -171,79 +171,63 @@ package enum TweetRecord {
         return writer.bytes
     }
 
-    package static func decodeExtra(_ bytes: [UInt8], into tweet: inout Tweet) throws {
+    /// Reads what `encodeExtra` wrote into `tweet`. With `relationsOnly` it keeps only the references, the mentions'
+    /// user ids and the media keys, and steps over every other string without making it
+    /// (`relations(from:offset:)`); one reader of the layout either way, so the two cannot drift apart.
+    package static func decodeExtra(_ bytes: [UInt8], into tweet: inout Tweet, relationsOnly: Bool = false) throws {
         guard !bytes.isEmpty else { return }
         var reader = ByteReader(bytes)
         guard try reader.byte() == extraVersion else { throw StoreError(message: "damaged record in the store") }
-        tweet.source = try reader.optionalString()
+        /// A string the caller keeps, or nil (stepped over) when only the relations are read.
+        func kept() throws -> String? {
+            if relationsOnly {
+                try reader.skipString()
+                return nil
+            }
+            return try reader.string()
+        }
+        func keptOptional() throws -> String? { try reader.varint() == 0 ? nil : try kept() }
+        let source = try keptOptional()
         let impressions = try reader.optionalInt()
         let bookmarks = try reader.optionalInt()
-        if impressions != nil || bookmarks != nil {
-            tweet.metrics = TweetMetrics(impressions: impressions, bookmarks: bookmarks)
-        }
         tweet.referencedTweets = try (0..<reader.count()).map { _ in
             let kind = try reader.byte()
             let id = TweetID(try reader.varint())
             return ReferencedTweet(kind: kind == 0 ? .retweeted : kind == 1 ? .quoted : .repliedTo, id: id)
         }
-        var tagLists: [[Hashtag]] = []
-        for _ in 0..<2 {
-            tagLists.append(
-                try (0..<reader.count()).map { _ in
-                    Hashtag(start: try reader.int(), end: try reader.int(), tag: try reader.string())
-                })
-        }
-        let mentions = try (0..<reader.count()).map { _ in
-            Mention(
-                start: try reader.int(), end: try reader.int(), username: try reader.string(),
-                id: try reader.optionalID().map { UserID($0) })
-        }
-        let urls = try (0..<reader.count()).map { _ in
-            URLEntity(
-                start: try reader.int(), end: try reader.int(), url: try reader.string(),
-                expandedURL: try reader.optionalString(), displayURL: try reader.optionalString())
-        }
-        tweet.entities = TweetEntities(hashtags: tagLists[0], mentions: mentions, urls: urls, cashtags: tagLists[1])
-        tweet.mediaKeys = try (0..<reader.count()).map { _ in try reader.string() }
-    }
-
-    /// The references, mentions' ids and media keys of `decodeExtra`, stepping over the rest.
-    private static func decodeExtraRelations(_ bytes: [UInt8], into tweet: inout Tweet) throws {
-        guard !bytes.isEmpty else { return }
-        var reader = ByteReader(bytes)
-        guard try reader.byte() == extraVersion else { throw StoreError(message: "damaged record in the store") }
-        try reader.skipOptionalString()
-        _ = try reader.optionalInt()
-        _ = try reader.optionalInt()
-        tweet.referencedTweets = try (0..<reader.count()).map { _ in
-            let kind = try reader.byte()
-            let id = TweetID(try reader.varint())
-            return ReferencedTweet(kind: kind == 0 ? .retweeted : kind == 1 ? .quoted : .repliedTo, id: id)
-        }
-        for _ in 0..<2 {
+        var tagLists: [[Hashtag]] = [[], []]
+        for list in 0..<2 {
             for _ in 0..<(try reader.count()) {
-                _ = try reader.varint()
-                _ = try reader.varint()
-                try reader.skipString()
+                let (start, end) = (try reader.int(), try reader.int())
+                if let tag = try kept() { tagLists[list].append(Hashtag(start: start, end: end, tag: tag)) }
             }
         }
         var mentions: [Mention] = []
         for _ in 0..<(try reader.count()) {
-            let start = try reader.int()
-            let end = try reader.int()
-            try reader.skipString()
-            if let id = try reader.optionalID() {
-                mentions.append(Mention(start: start, end: end, username: "", id: UserID(id)))
+            let (start, end) = (try reader.int(), try reader.int())
+            let username = try kept()
+            let id = try reader.optionalID().map { UserID($0) }
+            if !relationsOnly || id != nil {
+                mentions.append(Mention(start: start, end: end, username: username ?? "", id: id))
             }
         }
-        tweet.entities.mentions = mentions
+        var urls: [URLEntity] = []
         for _ in 0..<(try reader.count()) {
-            _ = try reader.varint()
-            _ = try reader.varint()
-            try reader.skipString()
-            try reader.skipOptionalString()
-            try reader.skipOptionalString()
+            let (start, end) = (try reader.int(), try reader.int())
+            let (url, expanded, display) = (try kept(), try keptOptional(), try keptOptional())
+            if let url {
+                urls.append(URLEntity(start: start, end: end, url: url, expandedURL: expanded, displayURL: display))
+            }
         }
         tweet.mediaKeys = try (0..<reader.count()).map { _ in try reader.string() }
+        if relationsOnly {
+            tweet.entities.mentions = mentions
+            return
+        }
+        tweet.source = source
+        if impressions != nil || bookmarks != nil {
+            tweet.metrics = TweetMetrics(impressions: impressions, bookmarks: bookmarks)
+        }
+        tweet.entities = TweetEntities(hashtags: tagLists[0], mentions: mentions, urls: urls, cashtags: tagLists[1])
     }
 }
