@@ -5,24 +5,27 @@ import TweetStore
 /// The `store` suite: generate a twarc2 JSONL collection with `DemoCorpus`, import it, then time a mix of searches
 /// beside `grep -c` over the same file.
 ///
-/// Usage: `tweetsh-bench store [tweets] [--dir PATH] [--keep] [--export-only]` (default 1,000,000 tweets in a
-/// temporary folder; with `--dir` the JSONL is kept and reused by later runs of the same size). `--export-only` skips
-/// the import and the searches and times `export --all` three times on the store an earlier run left in `--dir`, so
-/// export changes can be compared side by side without waiting for an import each time.
+/// Usage: `tweetsh-bench store [tweets] [--dir PATH] [--keep] [--export-only | --import-only]` (default 1,000,000
+/// tweets in a temporary folder; with `--dir` the JSONL is kept and reused by later runs of the same size).
+/// `--export-only` skips the import and the searches and times `export --all` three times on the store an earlier run
+/// left in `--dir`, so export changes can be compared side by side without waiting for an import each time.
+/// `--import-only` stops after the import's figures, so import changes can be compared (or profiled) without the
+/// searches and the export.
 enum StoreSuite: BenchSuite {
     static let name = "store"
 
     static func run(arguments: [String]) throws -> [Figure] {
         var setUp = try BenchCorpusFolder(
-            arguments: arguments, suite: name, flags: ["--keep", "--export-only"],
-            usage: "store [tweets] [--dir PATH] [--keep] [--export-only]")
+            arguments: arguments, suite: name, flags: ["--keep", "--export-only", "--import-only"],
+            usage: "store [tweets] [--dir PATH] [--keep] [--export-only | --import-only]")
         if setUp.flags.contains("--keep") { setUp.keep = true }
         let corpus = setUp
         if setUp.flags.contains("--export-only") {
             guard setUp.keep else { throw StoreSuiteError(message: "--export-only needs --dir with a store in it") }
             return try blocking { try await measureExportOnly(corpus.folder) }
         }
-        return try setUp.withFolder { try blocking { try await measure(corpus) } }
+        let importOnly = setUp.flags.contains("--import-only")
+        return try setUp.withFolder { try blocking { try await measure(corpus, importOnly: importOnly) } }
     }
 
     /// Runs async work from the synchronous harness.
@@ -41,7 +44,7 @@ enum StoreSuite: BenchSuite {
         return try box.result!.get()
     }
 
-    static func measure(_ setUp: BenchCorpusFolder) async throws -> [Figure] {
+    static func measure(_ setUp: BenchCorpusFolder, importOnly: Bool = false) async throws -> [Figure] {
         var figures: [Figure] = []
         func add(_ id: String, _ value: Double, _ unit: String, _ label: String) {
             figures.append(Figure(suite: name, id: id, value: value, unit: unit, label: label))
@@ -75,6 +78,7 @@ enum StoreSuite: BenchSuite {
         add(
             "import-peak-rss", Double(Measure.peakRSSBytes()) / 1_048_576, "MiB",
             "peak RSS of the process (RSS before import \(rssBefore / 1_048_576) MiB)")
+        if importOnly { return figures }
         let optimizeStart = DispatchTime.now().uptimeNanoseconds
         try await store.optimize()
         add("optimize", seconds(since: optimizeStart), "s", "merge the FTS5 index and checkpoint the WAL")

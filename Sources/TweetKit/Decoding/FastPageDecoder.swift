@@ -20,9 +20,6 @@ enum FastPageDecoder {
         var sawData = false
         var sawMetaOrErrors = false
         var legacyErrors = false
-        func slice(from start: Int, _ scanner: Scanner) -> OriginalJSON {
-            OriginalJSON(minifying: UnsafeBufferPointer(rebasing: bytes[start..<scanner.index]))
-        }
         do {
             try scanner.members { scanner, key in
                 if key == "data" {
@@ -30,31 +27,31 @@ enum FastPageDecoder {
                     if scanner.peek() == UInt8(ascii: "{") {
                         // One tweet, as a lookup by id and every line of the filtered stream send it.
                         sawData = true
-                        let start = scanner.index
+                        let start = scanner.mark
                         let tweet = try tweet(&scanner)
-                        if keepOriginals { page.originals.tweets[tweet.id] = slice(from: start, scanner) }
+                        if keepOriginals { page.originals.tweets[tweet.id] = scanner.original(since: start) }
                         page.tweets.append(tweet)
                         return
                     }
                     guard scanner.peek() == UInt8(ascii: "[") else { throw Bail() }
                     sawData = true
                     try scanner.elements { scanner in
-                        let start = scanner.index
+                        let start = scanner.mark
                         let tweet = try tweet(&scanner)
-                        if keepOriginals { page.originals.tweets[tweet.id] = slice(from: start, scanner) }
+                        if keepOriginals { page.originals.tweets[tweet.id] = scanner.original(since: start) }
                         page.tweets.append(tweet)
                     }
                 } else if key == "includes" {
                     try includes(&scanner, into: &page, keepOriginals: keepOriginals)
                 } else if key == "meta" {
                     sawMetaOrErrors = true
-                    let start = scanner.index
+                    let start = scanner.mark
                     try meta(&scanner, into: &page)
-                    if keepOriginals { page.originals.meta = slice(from: start, scanner) }
+                    if keepOriginals { page.originals.meta = scanner.original(since: start) }
                 } else if key == "__twarc" && keepOriginals {
-                    let start = scanner.index
+                    let start = scanner.mark
                     try scanner.skipValue()
-                    page.originals.twarc = slice(from: start, scanner)
+                    page.originals.twarc = scanner.original(since: start)
                 } else if key == "errors" {
                     sawMetaOrErrors = true
                     let errors = try scanner.value(depth: 0)
@@ -370,32 +367,28 @@ enum FastPageDecoder {
     }
 
     static func includes(_ scanner: inout Scanner, into page: inout Page, keepOriginals: Bool = false) throws {
-        let bytes = scanner.bytes
-        func slice(from start: Int, _ scanner: Scanner) -> OriginalJSON {
-            OriginalJSON(minifying: UnsafeBufferPointer(rebasing: bytes[start..<scanner.index]))
-        }
         try scanner.members { scanner, key in
             if key == "users" {
                 try scanner.elements { scanner in
-                    let start = scanner.index
+                    let start = scanner.mark
                     let user = try user(&scanner)
-                    if keepOriginals { page.originals.users[user.id] = slice(from: start, scanner) }
+                    if keepOriginals { page.originals.users[user.id] = scanner.original(since: start) }
                     page.users.append(user)
                 }
             } else if key == "tweets" {
                 try scanner.elements { scanner in
-                    let start = scanner.index
+                    let start = scanner.mark
                     let tweet = try tweet(&scanner)
-                    if keepOriginals { page.originals.tweets[tweet.id] = slice(from: start, scanner) }
+                    if keepOriginals { page.originals.tweets[tweet.id] = scanner.original(since: start) }
                     page.includedTweets.append(tweet)
                 }
             } else if key == "media" {
                 // Media are few and optional; the tree reader's rules (unknown kinds dropped) apply.
                 try scanner.elements { scanner in
-                    let start = scanner.index
+                    let start = scanner.mark
                     let value = try scanner.value(depth: 0)
                     if keepOriginals, let key = value["media_key"]?.string {
-                        page.originals.media[key] = slice(from: start, scanner)
+                        page.originals.media[key] = scanner.original(since: start)
                     }
                     if let media = V2Objects.media(value) { page.media.append(media) }
                 }

@@ -63,14 +63,39 @@ public enum JSONParser {
             return "byte 0x\(String(byte, radix: 16))"
         }
 
+        /// How many times `skipWhitespace` has stepped over whitespace. Every way of reading past a value's
+        /// whitespace goes through it, so a value read while this stayed unchanged is compact JSON already.
+        private(set) var whitespaceRuns = 0
+
         @inline(__always)
         mutating func skipWhitespace() {
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x0A, 0x0D, 0x09: index += 1
-                default: return
-                }
-            }
+            guard index < bytes.count, Self.isWhitespace(bytes[index]) else { return }
+            whitespaceRuns &+= 1
+            index += 1
+            while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
+        }
+
+        @inline(__always)
+        static func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        }
+
+        /// Where a value starts, to take its text with `original(since:)` once it has been read.
+        struct Mark {
+            let index: Int
+            let whitespaceRuns: Int
+        }
+
+        /// The current position.
+        var mark: Mark { Mark(index: index, whitespaceRuns: whitespaceRuns) }
+
+        /// The text from `mark` to the current position as compact JSON. When no whitespace was stepped over since
+        /// the mark (JSON Lines as twarc and the API write them), the bytes are copied as they are; otherwise the
+        /// whitespace between tokens is removed. Imports take one of these for every object they keep.
+        func original(since mark: Mark) -> OriginalJSON {
+            let slice = UnsafeBufferPointer(rebasing: bytes[mark.index..<index])
+            if whitespaceRuns == mark.whitespaceRuns { return OriginalJSON(bytes: Array(slice)) }
+            return OriginalJSON(minifying: slice)
         }
 
         mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {

@@ -99,9 +99,9 @@ public enum OriginalsExtractor {
                 }
             } else if key == "meta" || key == "__twarc" {
                 let isMeta = key == "meta"
-                let start = scanner.index
+                let start = scanner.mark
                 try scanner.skipValue()
-                let slice = OriginalJSON(minifying: UnsafeBufferPointer(rebasing: bytes[start..<scanner.index]))
+                let slice = scanner.original(since: start)
                 if isMeta { originals.meta = slice } else { originals.twarc = slice }
             } else {
                 try scanner.skipValue()
@@ -115,7 +115,7 @@ public enum OriginalsExtractor {
     static func keyedSlice(_ scanner: inout JSONParser.Scanner, key wanted: StaticString) throws -> (
         OriginalJSON, String?
     ) {
-        let start = scanner.index
+        let start = scanner.mark
         var found: String?
         try scanner.members { scanner, key in
             if key == wanted, found == nil {
@@ -124,7 +124,7 @@ public enum OriginalsExtractor {
                 try scanner.skipValue()
             }
         }
-        return (OriginalJSON(minifying: UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.index])), found)
+        return (scanner.original(since: start), found)
     }
 
     // MARK: Trees

@@ -115,9 +115,10 @@ struct PreparedBatch: Sendable {
         // leave).
         for user in page.users {
             let original = codec == nil ? nil : originals.users[user.id]
+            // The original alone when there is one: the model is decoded from it, so the same bytes make the same
+            // user, and hashing both cost the import 1.5% of its time.
             var hasher = Hasher()
-            hasher.combine(user)
-            hasher.combine(original)
+            if let original { hasher.combine(original) } else { hasher.combine(user) }
             let fingerprint = hasher.finalize()
             if let position = userPositions[user.id] {
                 if users[position].fingerprint != fingerprint { users[position] = (user, fingerprint, original) }
@@ -166,11 +167,14 @@ struct PreparedBatch: Sendable {
     mutating func order() {
         guard !isOrdered else { return }
         isOrdered = true
-        // A stable sort keeps arrival order among copies of one id, so "last" below means last to arrive.
-        let order = tweets.indices.sorted { (tweets[$0].rowid, $0) < (tweets[$1].rowid, $1) }
+        // Sorting (id, arrival) pairs keeps arrival order among copies of one id, so "last" below means last to
+        // arrive. The pairs are plain integers: a comparison that read each tweet's id through the array retained and
+        // released two objects, and sorting took 2% of an import.
+        var order = tweets.indices.map { (rowid: tweets[$0].rowid, arrival: $0) }
+        order.sort { $0 < $1 }
         var kept: [PreparedTweet] = []
         kept.reserveCapacity(order.count)
-        for index in order {
+        for (_, index) in order {
             let tweet = tweets[index]
             if let last = kept.last, last.rowid == tweet.rowid {
                 if tweet.primary || !last.primary { kept[kept.count - 1] = tweet }
