@@ -1,4 +1,8 @@
+import CJemalloc
 import Foundation
+
+// The shipped allocator, so the figures are tweetsh's (see Sources/tweetsh/main.swift).
+_ = cjemalloc_version()
 
 // Usage: tweetsh-bench <suite> [suite arguments] [--tsv]
 let suites: [any BenchSuite.Type] = [
