@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// jemalloc is the executables' allocator (docs/architecture.md, "Memory"), except when `TWEETSH_SYSTEM_MALLOC=1`:
+/// scripts/sanitizers.sh sets it, because the sanitizers bring their own allocator and the test bundle links the
+/// executables' modules, jemalloc with them.
+let usesJemalloc = Context.environment["TWEETSH_SYSTEM_MALLOC"] != "1"
+let allocator: [Target.Dependency] = usesJemalloc ? ["CJemalloc"] : []
+let allocatorSettings: [SwiftSetting] = usesJemalloc ? [.define("TWEETSH_JEMALLOC")] : []
+
 let package = Package(
     name: "tweetsh",
     products: [
@@ -72,13 +79,14 @@ let package = Package(
                 "StreamCore", "StreamFoundation", "LineEditor", "TweetKit", "TweetStore", "PostgresStore", "XAPI",
             ]
         ),
-        .executableTarget(name: "tweetsh", dependencies: ["TweetShell", "CJemalloc"]),
+        .executableTarget(name: "tweetsh", dependencies: ["TweetShell"] + allocator, swiftSettings: allocatorSettings),
         .executableTarget(
             name: "tweetsh-bench",
             dependencies: [
                 "StreamCore", "StreamFoundation", "TweetKit", "TweetStore", "TweetShell", "TerminalTesting", "XAPI",
-                "XAPIStub", "PostgresStore", "PostgresTesting", "CJemalloc",
-            ]
+                "XAPIStub", "PostgresStore", "PostgresTesting",
+            ] + allocator,
+            swiftSettings: allocatorSettings
         ),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting", "StreamFoundation"]),

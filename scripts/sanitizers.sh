@@ -25,6 +25,9 @@ export TSAN_OPTIONS="halt_on_error=0:second_deadlock_stack=1${TSAN_OPTIONS:+:$TS
 export ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export LSAN_OPTIONS="suppressions=$root/scripts/sanitizers.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export SWIFT_BACKTRACE=enable=no
+# The sanitizers replace the allocator themselves, and the test bundle links the executables' modules: build them
+# without jemalloc (Package.swift reads this).
+export TWEETSH_SYSTEM_MALLOC=1
 
 status=0
 for pass in "${passes[@]}"; do

@@ -1,8 +1,11 @@
-import CJemalloc
 import Foundation
 
-// The shipped allocator, so the figures are tweetsh's (see Sources/tweetsh/main.swift).
-_ = cjemalloc_version()
+#if TWEETSH_JEMALLOC
+    import CJemalloc
+
+    // The shipped allocator, so the figures are tweetsh's (see Sources/tweetsh/main.swift).
+    _ = cjemalloc_version()
+#endif
 
 // Usage: tweetsh-bench <suite> [suite arguments] [--tsv]
 let suites: [any BenchSuite.Type] = [
