@@ -65,7 +65,7 @@ extension OriginalJSON {
                     } else if byte == UInt8(ascii: "\"") {
                         inString = false
                     }
-                } else if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 {
+                } else if !JSONParser.Scanner.isWhitespace(byte) {
                     if byte == UInt8(ascii: "\"") { inString = true }
                     target[written] = byte
                     written += 1
