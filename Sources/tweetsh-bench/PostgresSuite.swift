@@ -7,8 +7,9 @@ import TweetStore
 /// The `pg` suite: the same generated twarc2 JSONL imported into the SQLite store and into a PostgreSQL store, then
 /// the store suite's 20-query mix on each, alone and from several clients at once, side by side in one run.
 ///
-/// Usage: `tweetsh-bench pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database]` (default 1,000,000
-/// tweets, 8 clients).
+/// Usage: `tweetsh-bench pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database] [--import-only]`
+/// (default 1,000,000 tweets, 8 clients). `--import-only` measures the PostgreSQL import and its disk alone (no SQLite
+/// side, no query mix), so import changes can be compared, or the server profiled, run after run.
 /// Without `--url` (a superuser's `postgresql://user@host:port`, no database) it uses the server that
 /// `TWEETSH_TEST_PG_URL` names, or else starts a throwaway cluster as the PostgreSQL tests do. Each run imports into a
 /// new database, which is dropped at the end unless `--keep-database` is given.
@@ -22,9 +23,11 @@ enum PostgresSuite: BenchSuite {
         var clients = 8
         /// Keeps the benchmark's database on the server afterwards, to look at its plans and sizes.
         var keepDatabase = false
+        /// Stops after the PostgreSQL import's figures.
+        var importOnly = false
     }
 
-    static let usage = "pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database]"
+    static let usage = "pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database] [--import-only]"
 
     static func run(arguments: [String]) throws -> [Figure] {
         var url: String?
@@ -46,9 +49,10 @@ enum PostgresSuite: BenchSuite {
             }
         }
         let corpus = try BenchCorpusFolder(
-            arguments: corpusArguments, suite: name, flags: ["--keep-database"], usage: usage)
+            arguments: corpusArguments, suite: name, flags: ["--keep-database", "--import-only"], usage: usage)
         let options = Options(
-            corpus: corpus, url: url, clients: clients, keepDatabase: corpus.flags.contains("--keep-database"))
+            corpus: corpus, url: url, clients: clients, keepDatabase: corpus.flags.contains("--keep-database"),
+            importOnly: corpus.flags.contains("--import-only"))
         return try corpus.withFolder { try StoreSuite.blocking { try await measure(options) } }
     }
 
@@ -76,16 +80,20 @@ enum PostgresSuite: BenchSuite {
         let sqlite = try TweetStore(location: .file(database.path))
         var start = DispatchTime.now().uptimeNanoseconds
         var cpu = StoreSuite.cpuSeconds()
-        let sqliteReport = try await sqlite.importJSONL(at: jsonl)
-        add(
-            "sqlite-import-rate", Double(sqliteReport.tweets) / StoreSuite.seconds(since: start), "tweets/s",
-            "SQLite: import \(sqliteReport.tweets) tweets")
-        add("sqlite-import-cpu", StoreSuite.cpuSeconds() - cpu, "cpu-s", "SQLite: CPU of the import (all in-process)")
-        try await sqlite.optimize()
-        let sqliteBytes = ["", "-wal"].reduce(0.0) { total, suffix in
-            total + fileSize(database.path + suffix)
+        if !options.importOnly {
+            let sqliteReport = try await sqlite.importJSONL(at: jsonl)
+            add(
+                "sqlite-import-rate", Double(sqliteReport.tweets) / StoreSuite.seconds(since: start), "tweets/s",
+                "SQLite: import \(sqliteReport.tweets) tweets")
+            add(
+                "sqlite-import-cpu", StoreSuite.cpuSeconds() - cpu, "cpu-s",
+                "SQLite: CPU of the import (all in-process)")
+            try await sqlite.optimize()
+            let sqliteBytes = ["", "-wal"].reduce(0.0) { total, suffix in
+                total + fileSize(database.path + suffix)
+            }
+            add("sqlite-disk-bytes-per-tweet", sqliteBytes / Double(count), "B", "SQLite: database file per tweet")
         }
-        add("sqlite-disk-bytes-per-tweet", sqliteBytes / Double(count), "B", "SQLite: database file per tweet")
 
         // PostgreSQL: a new database on the chosen server.
         let server = try options.url ?? PostgresTestServer.serverURL
@@ -116,6 +124,10 @@ enum PostgresSuite: BenchSuite {
         try vacuum.execute("VACUUM ANALYZE")
         let pgBytes = Double(try vacuum.scalar("SELECT pg_database_size(current_database())") ?? 0)
         add("pg-disk-bytes-per-tweet", pgBytes / Double(count), "B", "PostgreSQL: database size per tweet")
+        if options.importOnly {
+            postgres.close()
+            return figures
+        }
 
         // One client each: the first page of every query of the mix, ten times after one warm-up.
         for (label, source) in [("sqlite", sqlite as any TweetSource), ("pg", postgres as any TweetSource)] {
