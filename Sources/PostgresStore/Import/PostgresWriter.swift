@@ -39,21 +39,21 @@ struct PostgresWriter {
             try connection.scalar(
                 "SELECT count(*) FROM tweets_staging s JOIN tweets t ON t.id = s.id "
                     + "WHERE (s.flags & 128) = 0 AND (t.flags & 128) = 0", doing: "importing") ?? 0
-        // The originals first, while `tweets` still holds the copies this batch may replace: an original is written
-        // where its row will be (a new tweet, or a copy that beats the stored one) and kept where the copy has none.
-        try connection.execute(
-            "INSERT INTO tweet_originals(id, original) SELECT s.id, s.original FROM tweets_staging s "
-                + "LEFT JOIN tweets t ON t.id = s.id WHERE s.original IS NOT NULL "
-                + "AND (t.id IS NULL OR (t.flags & 128) <> 0 OR (s.flags & 128) = 0) "
-                + "ON CONFLICT (id) DO UPDATE SET original = EXCLUDED.original", doing: "importing")
+        // One statement upserts the rows and writes the originals of exactly the rows it wrote (a new tweet, or a
+        // copy that beats the stored one; `RETURNING` leaves out the conflicts its `WHERE` skipped), and keeps the
+        // stored original where the copy has none. Joining the staging rows with `tweets` to apply the rule again took
+        // twice the tweets' own upsert (docs/store.md, "Import").
         let columns = TweetRow.storedColumns
         let updates = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0 != "id" }
             .map { "\($0) = EXCLUDED.\($0)" }
         try connection.execute(
-            "INSERT INTO tweets(\(columns)) SELECT \(columns) FROM tweets_staging "
+            "WITH written AS (INSERT INTO tweets(\(columns)) SELECT \(columns) FROM tweets_staging "
                 + "ON CONFLICT (id) DO UPDATE SET \(updates.joined(separator: ", ")) "
-                + "WHERE (tweets.flags & 128) <> 0 OR (EXCLUDED.flags & 128) = 0", doing: "importing")
+                + "WHERE (tweets.flags & 128) <> 0 OR (EXCLUDED.flags & 128) = 0 RETURNING id) "
+                + "INSERT INTO tweet_originals(id, original) SELECT s.id, s.original FROM tweets_staging s "
+                + "JOIN written w ON w.id = s.id WHERE s.original IS NOT NULL "
+                + "ON CONFLICT (id) DO UPDATE SET original = EXCLUDED.original", doing: "importing")
         if let collection {
             try connection.execute(
                 "INSERT INTO collections(name, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
