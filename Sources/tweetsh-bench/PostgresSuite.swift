@@ -77,10 +77,11 @@ enum PostgresSuite: BenchSuite {
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
         }
-        let sqlite = try TweetStore(location: .file(database.path))
+        // `--import-only` measures nothing of SQLite, so it creates no SQLite file either.
+        let sqlite = options.importOnly ? nil : try TweetStore(location: .file(database.path))
         var start = DispatchTime.now().uptimeNanoseconds
         var cpu = StoreSuite.cpuSeconds()
-        if !options.importOnly {
+        if let sqlite {
             let sqliteReport = try await sqlite.importJSONL(at: jsonl)
             add(
                 "sqlite-import-rate", Double(sqliteReport.tweets) / StoreSuite.seconds(since: start), "tweets/s",
@@ -124,7 +125,7 @@ enum PostgresSuite: BenchSuite {
         try vacuum.execute("VACUUM ANALYZE")
         let pgBytes = Double(try vacuum.scalar("SELECT pg_database_size(current_database())") ?? 0)
         add("pg-disk-bytes-per-tweet", pgBytes / Double(count), "B", "PostgreSQL: database size per tweet")
-        if options.importOnly {
+        guard let sqlite else {
             postgres.close()
             return figures
         }
