@@ -58,7 +58,24 @@ struct BothStoresTests {
         let language = try #require(languages.max { $0.value.count < $1.value.count }?.key)
         let authors = Dictionary(grouping: Self.tweets, by: { $0.authorID.flatMap { users[$0] } ?? "" })
         let author = try #require(authors.filter { !$0.key.isEmpty }.max { $0.value.count < $1.value.count }?.key)
+        // The largest conversation, and one of its replies: a root is found by its id, a reply roots nothing.
+        let conversations = Dictionary(grouping: Self.tweets, by: { $0.conversationID ?? $0.id })
+        let (root, thread) = try #require(
+            conversations.filter { entry in entry.value.contains { $0.id == entry.key } }
+                .max { $0.value.count < $1.value.count })
+        let reply = try #require(thread.first { $0.id != root })
+        func inConversation(_ id: TweetID) -> (Tweet) -> Bool { { ($0.conversationID ?? $0.id) == id } }
         let cases: [(String, [Tweet])] = [
+            ("conversation_id:\(root)", thread),
+            ("conversation_id:\(reply.id)", Self.tweets.filter(inConversation(reply.id))),
+            (
+                "-conversation_id:\(root) lang:\(language)",
+                Self.tweets.filter { !inConversation(root)($0) && $0.lang == language }
+            ),
+            (
+                "conversation_id:\(root) OR lang:\(language)",
+                Self.tweets.filter { inConversation(root)($0) || $0.lang == language }
+            ),
             ("lang:\(language)", Self.tweets.filter { $0.lang == language }),
             ("-lang:\(language)", Self.tweets.filter { $0.lang != language }),
             ("from:\(author)", authors[author] ?? []),

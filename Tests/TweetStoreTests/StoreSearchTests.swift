@@ -48,6 +48,17 @@ struct StoreSearchTests {
             ("url:example.com", [300]),
             ("url:rockets", [300]),
             ("conversation_id:100", [200, 100]),
+            // The root is found by its id (it has no index token), a reply is no conversation's root, a tweet whose
+            // conversation is unknown starts its own, and a tweet stored only as a reference is never a result.
+            ("conversation_id:200", []),
+            ("conversation_id:600", [600]),
+            ("conversation_id:50", []),
+            ("-conversation_id:100", [600, 500, 400, 300]),
+            ("conversation_id:100 swift", [100]),
+            ("conversation_id:100 rust", [200]),
+            ("conversation_id:100 -is:reply", [100]),
+            ("conversation_id:300 OR conversation_id:100", [300, 200, 100]),
+            ("conversation_id:100 OR lang:und", [600, 200, 100]),
             ("min_likes:50", [300, 100]),
             ("min_reposts:10", [300]),
             ("min_replies:1", [100]),

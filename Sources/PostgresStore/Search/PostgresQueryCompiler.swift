@@ -183,7 +183,15 @@ struct PostgresQueryCompiler {
         case .hashtag(let tag): return contains("#" + tag)
         case .cashtag(let tag): return contains("$" + tag)
         case .mention(let name): return contains("@" + name)
-        case .from, .to, .conversationID: return "(FALSE)"  // a handle nobody has
+        case .from, .to: return "(FALSE)"  // a handle nobody has
+        case .conversationID(let id):
+            // As in SQLite (`QueryCompiler.conversationCondition`): the documents inside the conversation carry
+            // `~c<id>`, and its root, which carries none, is found by id. PostgreSQL ORs the two index scans.
+            let lexeme = SearchDocument.quoted(
+                SearchDocument.Column.refs.rawValue + TweetDocument.conversationToken(id.rawValue))
+            let token = conditions.bind(.text(lexeme))
+            let root = conditions.bind(.integer(Int64(bitPattern: id.rawValue)))
+            return "((t.doc @@ \(token)::tsquery) OR (t.id = \(root) AND t.conversation_id IS NULL))"
         case .lang(let code):
             return "(coalesce(lower(t.lang) = lower(\(conditions.bind(.text(code)))::text), FALSE))"
         case .is(let kind): return "((t.flags & \(TweetFlags(kind).rawValue)) <> 0)"
