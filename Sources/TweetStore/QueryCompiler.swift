@@ -57,12 +57,6 @@ package struct QueryCompiler {
             for negative in negatives {
                 compiled.add("t.id NOT IN (SELECT rowid FROM tweets_fts WHERE tweets_fts MATCH ?)", [.text(negative)])
             }
-        } else if parts.contains(where: Self.isConversation) {
-            // The conversation's few tweets drive the search (`conversationCondition`), and the words are checked
-            // for each of them: driving by the words would read every match of a common word to find those few.
-            compiled.add(
-                "(EXISTS (SELECT 1 FROM tweets_fts WHERE tweets_fts MATCH ? AND rowid = t.id))",
-                [.text(Self.combine(positives, negatives))])
         } else {
             compiled.match = Self.combine(positives, negatives)
         }
@@ -73,18 +67,11 @@ package struct QueryCompiler {
         return compiled
     }
 
-    /// Whether a top-level part is `conversation_id:`.
-    static func isConversation(_ part: QueryExpression) -> Bool {
-        if case .term(.conversationID) = part { return true }
-        return false
-    }
-
     // MARK: FTS5
 
     /// The term's FTS5 column and the phrases (one or more, OR-ed) it looks for there, or nil when it is not an index
     /// term. `from:` and `to:` resolve the handle to user ids first; a handle nobody has is not an index term, so it
-    /// becomes the SQL condition that matches nothing. `conversation_id:` is a condition too, since the root of a
-    /// conversation has no index token (`conversationCondition`). Words and phrases are tokenized as the body is indexed
+    /// becomes the SQL condition that matches nothing. Words and phrases are tokenized as the body is indexed
     /// (`ScriptNGrams`); `prefix` says the phrase ends with a lone CJK or Thai character, matched as a prefix.
     package func columnPhrases(of term: QueryTerm) throws -> (column: String, phrases: [String], prefix: Bool)? {
         switch term {
@@ -101,6 +88,7 @@ package struct QueryCompiler {
         case .to(let handle):
             let ids = try userIDs(handle)
             return ids.isEmpty ? nil : ("refs", ids.map(TweetDocument.replyToken), false)
+        case .conversationID(let id): return ("refs", [TweetDocument.conversationToken(id.rawValue)], false)
         default: return nil
         }
     }
@@ -212,8 +200,7 @@ package struct QueryCompiler {
         case .hashtag(let tag): return ("(instr(t.text, ?) > 0)", [.text("#" + tag)])
         case .cashtag(let tag): return ("(instr(t.text, ?) > 0)", [.text("$" + tag)])
         case .mention(let name): return ("(instr(t.text, ?) > 0)", [.text("@" + name)])
-        case .from, .to: return ("(0)", [])  // a handle nobody has: `fts` found no ids
-        case .conversationID(let id): return Self.conversationCondition(id)
+        case .from, .to, .conversationID: return ("(0)", [])  // a handle nobody has: `fts` found no ids
         case .lang(let code): return ("(coalesce(t.lang = ? COLLATE NOCASE, 0))", [.text(code)])
         case .is(let kind): return ("((t.flags & \(TweetFlags(kind).rawValue)) != 0)", [])
         case .has(let feature): return ("((t.flags & \(TweetFlags(feature).rawValue)) != 0)", [])
@@ -225,17 +212,6 @@ package struct QueryCompiler {
         case .until(let day):
             return ("(coalesce(t.created_at < ?, 0))", [.integer(TweetRecord.milliseconds(day.startOfDay))])
         }
-    }
-
-    /// `conversation_id:X`: the tweets indexed with the token `cX` (those inside X's conversation) and tweet X itself
-    /// when it starts a conversation (its `conversation_id` column is NULL: its own or unknown). SQLite answers the OR
-    /// with one lookup each (its multi-index OR), so a conversation costs its own size, not a scan.
-    static func conversationCondition(_ id: TweetID) -> (String, [SQLValue]) {
-        let match = "refs:\"" + TweetDocument.conversationToken(id.rawValue) + "\""
-        return (
-            "((t.id IN (SELECT rowid FROM tweets_fts WHERE tweets_fts MATCH ?)) OR (t.id = ? AND t.conversation_id IS NULL))",
-            [.text(match), .integer(Int64(bitPattern: id.rawValue))]
-        )
     }
 
     /// The distinct ids of users with this handle (or this numeric id), smallest first.

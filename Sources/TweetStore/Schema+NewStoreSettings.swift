@@ -8,7 +8,7 @@ extension Schema {
     /// schema change and stores created before keep the defaults.
     ///
     /// - `hashsize`: how many bytes of new entries FTS5 gathers in memory before it writes them as a segment
-    ///   (default 1 MB). An import batch of 5,000 tweets gathers more than that (their unique `p` tokens
+    ///   (default 1 MB). An import batch of 5,000 tweets gathers more than that (their unique `c` and `p` tokens
     ///   included), so at the default each batch became two or more small segments for later merges to write again;
     ///   at 16 MB each batch is one segment, written when the transaction commits.
     /// - `automerge`: how many segments of one level FTS5 merges at a time (default 4). At 16 every entry is

@@ -5,8 +5,8 @@ extension Schema {
     /// tokenizer of an FTS5 table cannot change, so the step makes the index again and `rebuildIndex` fills it.
     static let scriptIndexMigration = Migration(sql: scriptIndexSQL, rebuild: rebuildIndex)
 
-    /// The full-text table of version 3; its columns are those of version 2. Version 8 makes it again the same way.
-    static let scriptIndexSQL = """
+    /// The full-text table of version 3; its columns are those of version 2.
+    private static let scriptIndexSQL = """
         DROP TABLE tweets_fts;
         CREATE VIRTUAL TABLE tweets_fts USING fts5(
             body, tags, cashtags, mentions, urls, refs,

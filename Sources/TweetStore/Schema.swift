@@ -11,11 +11,10 @@ enum Schema {
 
     /// Migrations in order; index 0 takes an empty file to version 1. The collections step is in
     /// Collections/Schema+Collections.swift, the originals step in Schema+Originals.swift, the explore keys step in
-    /// Explore/Schema+ExploreKeys.swift, the conversation roots step in Schema+ConversationRoots.swift.
+    /// Explore/Schema+ExploreKeys.swift.
     static let migrations: [Migration] = [
         Migration(sql: version1), Migration(sql: version2, rebuild: rebuildIndex), scriptIndexMigration,
         replyHandlesMigration, collectionsMigration, Migration(sql: originalsStep), exploreKeysMigration,
-        conversationRootsMigration,
     ]
 
     /// The first schema: `from:`, `to:` and `conversation_id:` used B-tree indexes on `tweets`.

@@ -4,7 +4,7 @@ import XCTest
 
 /// The schema version a store opened by this tweetsh has (TweetStore's `Schema.currentVersion`; these tests see the
 /// binary only).
-private let storeSchemaVersion = "8"
+private let storeSchemaVersion = "7"
 
 /// Many shells opening one store at the same moment, through the real binary: a new store that several processes
 /// create at once, and an old one that several upgrade at once. Every process must succeed, and the store must end

@@ -47,6 +47,33 @@ struct PostgresStoreTests {
         #expect(try store.counts().tweets == 300)
     }
 
+    /// A conversation's first tweet has no `~c<its id>` lexeme and is found by id; inside tweets have the lexeme.
+    /// Documents written with the root's lexeme, as before, are found the same way, once.
+    @Test func conversationRootsAreFoundByIDWithOrWithoutTheirLexeme() async throws {
+        let (store, url) = try PostgresFixtures.store()
+        defer { store.close() }
+        let pages = Array(DemoCorpus(seed: 8, tweetCount: 400, pageSize: 100))
+        try await store.insert(pages)
+        let tweets = pages.flatMap(\.tweets)
+        let conversations = Dictionary(grouping: tweets, by: { $0.conversationID ?? $0.id })
+        let (root, thread) = try #require(
+            conversations.filter { entry in entry.value.contains { $0.id == entry.key } }
+                .max { $0.value.count < $1.value.count })
+        #expect(thread.count > 1)
+        let expected = thread.map(\.id.rawValue).sorted(by: >)
+        let admin = try PGConnection(conninfo: url)
+        let lexeme = "~c\(root.rawValue)"
+        let carrying = "SELECT count(*) FROM tweets WHERE doc @@ quote_literal($1)::tsquery"
+        #expect(try admin.scalar(carrying, [.text(lexeme)]) == Int64(thread.count - 1))
+        let request = SearchRequest(query: "conversation_id:\(root)", pageSize: 100)
+        #expect(try await PostgresFixtures.allIDs(store, request) == expected)
+        try admin.execute(
+            "UPDATE tweets SET doc = doc || quote_literal($1)::tsvector WHERE id = $2",
+            [.text(lexeme), .integer(Int64(bitPattern: root.rawValue))])
+        #expect(try admin.scalar(carrying, [.text(lexeme)]) == Int64(thread.count))
+        #expect(try await PostgresFixtures.allIDs(store, request) == expected)
+    }
+
     @Test func lookupAndPageCacheGiveTheStoredModelsBack() async throws {
         let (store, _) = try PostgresFixtures.store()
         let pages = Array(DemoCorpus(seed: 6, tweetCount: 100, pageSize: 100))

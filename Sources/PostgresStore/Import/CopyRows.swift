@@ -102,7 +102,7 @@ struct TweetRow {
         // A tweet stored only because another refers to it is never a search result, so it has no document.
         if primary {
             rows.tsvector(
-                SearchDocument.entries(TweetDocument(tweet)),
+                SearchDocument.entries(TweetDocument(tweet, rootConversationToken: false)),
                 extra: SearchDocument.filterLexemes(flags: flags, lang: tweet.lang))
         } else {
             rows.tsvector([], extra: [])

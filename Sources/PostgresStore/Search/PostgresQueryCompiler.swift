@@ -86,6 +86,7 @@ struct PostgresQueryCompiler {
         case .is(let kind): return SearchDocument.flagLexeme(TweetFlags(kind)).map(SearchDocument.quoted)
         case .has(let feature): return SearchDocument.flagLexeme(TweetFlags(feature)).map(SearchDocument.quoted)
         case .lang(let code): return SearchDocument.quoted(SearchDocument.languageLexeme(code))
+        case .conversationID: return nil  // a condition: the root has no lexeme (`condition`)
         default: break
         }
         guard let (column, phrases, prefix) = try terms.columnPhrases(of: term),
@@ -185,8 +186,9 @@ struct PostgresQueryCompiler {
         case .mention(let name): return contains("@" + name)
         case .from, .to: return "(FALSE)"  // a handle nobody has
         case .conversationID(let id):
-            // As in SQLite (`QueryCompiler.conversationCondition`): the documents inside the conversation carry
-            // `~c<id>`, and its root, which carries none, is found by id. PostgreSQL ORs the two index scans.
+            // The documents inside the conversation carry `~c<id>`; its first tweet carries none (documents are made
+            // without a root's own token, `CopyRows`) and is found by id, as SQLite's own token finds it: a NULL
+            // `conversation_id` means the tweet starts its conversation. The planner ORs the two index scans.
             let lexeme = SearchDocument.quoted(
                 SearchDocument.Column.refs.rawValue + TweetDocument.conversationToken(id.rawValue))
             let token = conditions.bind(.text(lexeme))

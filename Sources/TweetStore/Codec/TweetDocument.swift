@@ -15,12 +15,16 @@ package struct TweetDocument: Equatable, Sendable {
     /// `r<user id>`, `c<conversation id>`) that `from:`, `to:` and `conversation_id:` look up, and the tweet it replies
     /// to (`p<tweet id>`), by which `thread` finds the replies of sources that have no conversation ids (archives).
     ///
+    ///
     /// These live in the full-text index rather than in B-tree indexes on `tweets` because FTS5 merges new entries in
     /// sorted segments: random author ids cost an import almost nothing there, while a B-tree index on them dirtied
     /// a page per tweet and made a 1M-tweet import spend a third of its time writing index pages.
     package var refs: String
 
-    package init(_ tweet: Tweet) {
+    /// The document of `tweet`. Without `rootConversationToken`, a tweet that starts its own conversation (or whose
+    /// conversation is unknown) gets no `c<its own id>` token: the PostgreSQL store finds such a root by id instead,
+    /// since those tokens, one term per tweet, were 1M keys of its GIN build. This store keeps them (see `refs`).
+    package init(_ tweet: Tweet, rootConversationToken: Bool = true) {
         let text = Self.unescapeHTML(tweet.text)
         // Chinese, Japanese, Korean and Thai runs become overlapping bigrams (see `ScriptNGrams`).
         body = ScriptNGrams.indexText(text)
@@ -36,19 +40,23 @@ package struct TweetDocument: Equatable, Sendable {
             mentions = entities.mentions.map(\.username).joined(separator: " ")
         }
         urls = entities.urls.map { $0.expandedURL ?? $0.url }.joined(separator: " ")
-        refs = Self.refs(tweet)
+        refs = Self.refs(tweet, rootConversationToken: rootConversationToken)
     }
 
-    /// The `refs` tokens of a tweet. Only a tweet inside another's conversation gets a `c` token. One that starts its
-    /// own (or whose conversation is unknown) gets none: its own id would be a term of one tweet, and in the 1M-tweet
-    /// benchmark corpus those were 600k of the index's 1.36M terms, which every commit sorted and wrote.
-    /// `conversation_id:` finds such a root by its id (`QueryCompiler.conversationCondition`).
-    static func refs(_ tweet: Tweet) -> String {
+    /// The `refs` tokens of a tweet. A tweet whose conversation is unknown counts as the start of its own, so
+    /// `conversation_id:` still finds it as the root of its replies.
+    ///
+    /// Leaving out the root's own token (600k of the 1.36M terms of the 1M benchmark index) did not make this store's
+    /// import faster, side by side, and would need the whole index made again in every store, since a contentless
+    /// index removes an entry only with the tokens it was indexed with (docs/benchmarks.md, "Conversation roots by
+    /// id").
+    static func refs(_ tweet: Tweet, rootConversationToken: Bool = true) -> String {
         var tokens = ""
         if let author = tweet.authorID { tokens += "a\(author.rawValue) " }
         if let user = tweet.inReplyToUserID { tokens += "r\(user.rawValue) " }
         if let parent = tweet.repliedToID { tokens += "p\(parent.rawValue) " }
-        if let conversation = tweet.conversationID, conversation != tweet.id { tokens += "c\(conversation.rawValue)" }
+        let conversation = tweet.conversationID ?? tweet.id
+        if rootConversationToken || conversation != tweet.id { tokens += "c\(conversation.rawValue)" }
         return tokens
     }
 
