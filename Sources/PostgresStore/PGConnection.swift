@@ -11,11 +11,17 @@ package final class PGConnection {
     package let address: String
     private let connection: OpaquePointer
 
+    /// How long a connection attempt waits for the server when the address, `PGCONNECT_TIMEOUT` and the service file
+    /// say nothing (libpq's `connect_timeout`, in seconds). libpq's own default is to wait forever: a host that drops
+    /// packets held the shell for the system's TCP timeout (about two minutes), and a port that accepts but never
+    /// answers, for good.
+    package static let defaultConnectTimeout = 10
+
     /// Connects with a libpq connection string or `postgresql://` URL; an empty string uses the `PG*` variables.
     /// Passwords come from the URL, `PGPASSWORD`, `~/.pgpass` or `PGSERVICE`, as libpq finds them.
     package init(conninfo: String) throws {
         address = ConnectionAddress.masked(conninfo)
-        guard let connection = PQconnectdb(conninfo) else {
+        guard let connection = Self.connect(conninfo) else {
             throw PostgresError(.internalFailure, address: address, detail: "allocating a connection")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
@@ -29,6 +35,28 @@ package final class PGConnection {
     }
 
     deinit { PQfinish(connection) }
+
+    /// `PQconnectdbParams` with `defaultConnectTimeout` before the address: libpq processes its keywords in order and
+    /// keeps the last value, so a `connect_timeout` in the address still wins. With `PGCONNECT_TIMEOUT` or a service
+    /// (whose file may set one, and which libpq reads only for what is not set already) there is no default.
+    private static func connect(_ conninfo: String) -> OpaquePointer? {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["PGCONNECT_TIMEOUT"] == nil, environment["PGSERVICE"] == nil,
+            !conninfo.contains("service=")
+        else { return PQconnectdb(conninfo) }
+        return "connect_timeout".withCString { timeoutKey in
+            "dbname".withCString { addressKey in
+                String(defaultConnectTimeout).withCString { timeout in
+                    conninfo.withCString { address in
+                        let keys: [UnsafePointer<CChar>?] = [timeoutKey, addressKey, nil]
+                        let values: [UnsafePointer<CChar>?] = [timeout, address, nil]
+                        // expand_dbname = 1: the address is a connection string or URL, not a database's name.
+                        return PQconnectdbParams(keys, values, 1)
+                    }
+                }
+            }
+        }
+    }
 
     /// Asked before each statement while a command runs: throws once the command was stopped (Ctrl-C, `close()`), so
     /// a cancel that reached the server between two statements, where it does nothing, still stops the command at its

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTesting
+import Synchronization
 import Testing
 import TweetKit
 
@@ -114,6 +115,49 @@ struct PostgresAccessTests {
         #expect(Self.failure(opening: "postgresql://postgres@127.0.0.1:1/x")?.kind == .hostUnreachable)
         let empty = try PostgresTestServer.makeDatabase()
         #expect(Self.failure(opening: empty, migrate: false)?.kind == .notInitialized)
+    }
+
+    /// A port that accepts connections but never answers (a listening socket nobody serves) is given up after
+    /// `PGConnection.defaultConnectTimeout` as "cannot reach", rather than waited on for good; a `connect_timeout` in
+    /// the address wins over that default.
+    @Test func aServerThatNeverAnswersIsGivenUp() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(listener, socketAddress, length) == 0 && listen(listener, 16) == 0
+                    && getsockname(listener, socketAddress, &length) == 0
+            }
+        }
+        #expect(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+
+        /// Opens the store on another thread, so a connection that never gives up fails the test instead of hanging it
+        /// (closing the listener at the end resets it).
+        func attempt(_ address: String) -> (error: PostgresError?, seconds: Double)? {
+            let done = DispatchSemaphore(value: 0)
+            let result = Mutex<(PostgresError?, Double)?>(nil)
+            Thread.detachNewThread {
+                let start = Date()
+                let error = Self.failure(opening: address)
+                result.withLock { $0 = (error, Date().timeIntervalSince(start)) }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 60) == .success else { return nil }
+            return result.withLock { $0 }
+        }
+        let given = try #require(attempt("postgresql://postgres@127.0.0.1:\(port)/x?connect_timeout=2"))
+        #expect(given.error?.kind == .hostUnreachable)
+        #expect(given.seconds < Double(PGConnection.defaultConnectTimeout) - 2, "the address's own timeout won")
+        let defaulted = try #require(attempt("postgresql://postgres@127.0.0.1:\(port)/x"))
+        #expect(defaulted.error?.kind == .hostUnreachable)
+        #expect(defaulted.error?.description.contains("cannot reach") == true)
+        #expect(defaulted.seconds >= Double(PGConnection.defaultConnectTimeout) - 1)
     }
 
     /// A store at an older version that this user may not upgrade says so, and how, rather than "no schema yet".
