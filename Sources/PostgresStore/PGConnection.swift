@@ -17,6 +17,16 @@ package final class PGConnection {
     /// answers, for good.
     package static let defaultConnectTimeout = 10
 
+    /// What tweetsh asks of libpq unless the address (or the environment, or a service file) says otherwise: the
+    /// connect timeout above, and TCP keepalives after 30 s of silence, every 10 s, given up after 3 unanswered.
+    /// Without them a server that vanished from the network (a VPN or a laptop's Wi-Fi gone) left a command waiting
+    /// for the system's default of two hours before "lost the connection"; with them it is about a minute. A long
+    /// query is unaffected: the server's system answers the probes while the query runs.
+    static let connectionDefaults: [(keyword: String, value: String)] = [
+        ("connect_timeout", String(defaultConnectTimeout)),
+        ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3"),
+    ]
+
     /// Connects with a libpq connection string or `postgresql://` URL; an empty string uses the `PG*` variables.
     /// Passwords come from the URL, `PGPASSWORD`, `~/.pgpass` or `PGSERVICE`, as libpq finds them.
     package init(conninfo: String) throws {
@@ -36,26 +46,36 @@ package final class PGConnection {
 
     deinit { PQfinish(connection) }
 
-    /// `PQconnectdbParams` with `defaultConnectTimeout` before the address: libpq processes its keywords in order and
-    /// keeps the last value, so a `connect_timeout` in the address still wins. With `PGCONNECT_TIMEOUT` or a service
-    /// (whose file may set one, and which libpq reads only for what is not set already) there is no default.
+    /// `PQconnectdbParams` with `connectionDefaults` before the address: libpq processes its keywords in order and
+    /// keeps the last value, so anything the address sets still wins. `PGCONNECT_TIMEOUT` leaves the timeout to
+    /// libpq; a service (whose file may set any of them, and which libpq reads only for what is not set already)
+    /// leaves all of them.
     private static func connect(_ conninfo: String) -> OpaquePointer? {
         let environment = ProcessInfo.processInfo.environment
-        guard environment["PGCONNECT_TIMEOUT"] == nil, environment["PGSERVICE"] == nil,
-            !conninfo.contains("service=")
-        else { return PQconnectdb(conninfo) }
-        return "connect_timeout".withCString { timeoutKey in
-            "dbname".withCString { addressKey in
-                String(defaultConnectTimeout).withCString { timeout in
-                    conninfo.withCString { address in
-                        let keys: [UnsafePointer<CChar>?] = [timeoutKey, addressKey, nil]
-                        let values: [UnsafePointer<CChar>?] = [timeout, address, nil]
-                        // expand_dbname = 1: the address is a connection string or URL, not a database's name.
-                        return PQconnectdbParams(keys, values, 1)
-                    }
-                }
-            }
+        guard environment["PGSERVICE"] == nil, !conninfo.contains("service=") else { return PQconnectdb(conninfo) }
+        let defaults = connectionDefaults.filter {
+            $0.keyword != "connect_timeout" || environment["PGCONNECT_TIMEOUT"] == nil
         }
+        // expand_dbname = 1: the address is a connection string or URL, not a database's name (an empty one is
+        // skipped, which leaves the `PG*` variables).
+        let strings = (defaults.map(\.keyword) + ["dbname"] + defaults.map(\.value) + [conninfo]).map { strdup($0) }
+        defer { for string in strings { free(string) } }
+        let half = defaults.count + 1
+        let keywords = strings[..<half].map { UnsafePointer($0) } + [nil]
+        let values = strings[half...].map { UnsafePointer($0) } + [nil]
+        return PQconnectdbParams(keywords, values, 1)
+    }
+
+    /// The value libpq uses for a connection option (`PQconninfo`), or nil when it has none.
+    package func option(_ keyword: String) -> String? {
+        guard let options = PQconninfo(connection) else { return nil }
+        defer { PQconninfoFree(options) }
+        var index = 0
+        while let name = options[index].keyword {
+            if String(cString: name) == keyword { return options[index].val.map { String(cString: $0) } }
+            index += 1
+        }
+        return nil
     }
 
     /// Asked before each statement while a command runs: throws once the command was stopped (Ctrl-C, `close()`), so

@@ -160,6 +160,22 @@ struct PostgresAccessTests {
         #expect(defaulted.seconds >= Double(PGConnection.defaultConnectTimeout) - 1)
     }
 
+    /// A connection gets tweetsh's connect timeout and TCP keepalives, unless its address sets its own.
+    @Test func connectionDefaultsYieldToTheAddress() throws {
+        let url = try PostgresTestServer.makeDatabase()
+        let plain = try PGConnection(conninfo: url)
+        for (keyword, value) in PGConnection.connectionDefaults {
+            #expect(plain.option(keyword) == value, "\(keyword)")
+        }
+        #expect(plain.option("keepalives_idle") == "30")
+        let separator = url.contains("?") ? "&" : "?"
+        let own = try PGConnection(conninfo: url + separator + "keepalives_idle=5&connect_timeout=3")
+        #expect(own.option("keepalives_idle") == "5")
+        #expect(own.option("connect_timeout") == "3")
+        #expect(own.option("keepalives_count") == "3")
+        #expect(try own.scalar("SELECT 1") == 1)
+    }
+
     /// A store at an older version that this user may not upgrade says so, and how, rather than "no schema yet".
     @Test func anOlderSchemaTheUserCannotUpgradeIsNamedWithItsVersion() throws {
         let (url, roles) = try Self.initialized(importerPassword: "imp-Old-1", readerPassword: "rd-Old-2")
