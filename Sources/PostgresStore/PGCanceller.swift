@@ -1,13 +1,49 @@
 import CLibPQ
+import Foundation
 import Synchronization
 
 /// Asks the server to cancel the statement a connection is running (`PQcancel` over a separate connection to the
 /// server), so Ctrl-C stops a long query on the server instead of only abandoning its result.
 ///
 /// libpq documents `PQcancel` on a `PGcancel` as safe from another thread (a signal handler, even) while the
-/// connection's own thread waits for the result. Unchecked: the pointer never changes, is freed only in `deinit`
-/// (when no other reference can call `cancel()`), and the lock keeps two cancels from overlapping.
-package final class PGCanceller: @unchecked Sendable {
+/// connection's own thread waits for the result. But PostgreSQL 15's `PQcancel` has no timeout: it connects, sends
+/// the request and waits for the server to close that connection. To a server gone from the network that took the
+/// system's TCP timeout (about two minutes), during which the thread that pressed Ctrl-C, or the shell closing on
+/// SIGTERM, waited. So the request goes out on a thread of its own, and the caller waits for it `waitLimit` at most.
+package final class PGCanceller: Sendable {
+    /// How long `cancel()` waits for the server to take the request. A reachable server answers in milliseconds.
+    static let waitLimit: Double = 3
+
+    private let send: @Sendable () -> Bool
+
+    init(_ handle: OpaquePointer) {
+        let handle = CancelHandle(handle)
+        send = { handle.send() }
+    }
+
+    /// A canceller whose request is `send` (tests stand in a server that never answers).
+    init(send: @escaping @Sendable () -> Bool) { self.send = send }
+
+    /// Sends the cancel request; returns whether the server took it within `waitLimit` (the statement may have
+    /// ended already). A request still under way then finishes, or fails, on its own thread.
+    @discardableResult
+    package func cancel() -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let reached = Mutex(false)
+        let send = self.send
+        Thread.detachNewThread {
+            let result = send()
+            reached.withLock { $0 = result }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + Self.waitLimit) == .success else { return false }
+        return reached.withLock { $0 }
+    }
+}
+
+/// The `PGcancel` itself, freed when the last request that needs it is done. Unchecked: the pointer never changes,
+/// is freed only in `deinit`, and the lock keeps two requests from overlapping.
+private final class CancelHandle: @unchecked Sendable {
     private let handle: OpaquePointer
     private let lock = Mutex(())
 
@@ -15,9 +51,7 @@ package final class PGCanceller: @unchecked Sendable {
 
     deinit { PQfreeCancel(handle) }
 
-    /// Sends the cancel request; returns whether the server was reached (the statement may have ended already).
-    @discardableResult
-    package func cancel() -> Bool {
+    func send() -> Bool {
         lock.withLock { _ in
             var message = [CChar](repeating: 0, count: 256)
             return PQcancel(handle, &message, Int32(message.count)) == 1
