@@ -23,7 +23,8 @@ package struct TweetDocument: Equatable, Sendable {
 
     /// The document of `tweet`. Without `rootConversationToken`, a tweet that starts its own conversation (or whose
     /// conversation is unknown) gets no `c<its own id>` token: the PostgreSQL store finds such a root by id instead,
-    /// since those tokens, one term per tweet, were 1M keys of its GIN build. This store keeps them (see `refs`).
+    /// since those tokens, one term per tweet, were 600k keys of its GIN build at 1M tweets. This store keeps them
+    /// (see `refs`).
     package init(_ tweet: Tweet, rootConversationToken: Bool = true) {
         let text = Self.unescapeHTML(tweet.text)
         // Chinese, Japanese, Korean and Thai runs become overlapping bigrams (see `ScriptNGrams`).
@@ -50,7 +51,7 @@ package struct TweetDocument: Equatable, Sendable {
     /// import faster, side by side, and would need the whole index made again in every store, since a contentless
     /// index removes an entry only with the tokens it was indexed with (docs/benchmarks.md, "Conversation roots by
     /// id").
-    static func refs(_ tweet: Tweet, rootConversationToken: Bool = true) -> String {
+    static func refs(_ tweet: Tweet, rootConversationToken: Bool) -> String {
         var tokens = ""
         if let author = tweet.authorID { tokens += "a\(author.rawValue) " }
         if let user = tweet.inReplyToUserID { tokens += "r\(user.rawValue) " }
