@@ -1,19 +1,23 @@
-/// How an import into an empty store builds its text index: once, after the load, instead of row by row.
+/// How an import into an empty store keeps its text index and statistics: autovacuum off during the load, the GIN
+/// index's pending list merged and the table analyzed once at the end.
 ///
-/// Maintaining the GIN index on `tweets.doc` while rows arrive costs the server more than the rows themselves; building
-/// it from the finished table is several times cheaper. So an import that finds the store empty drops the index,
-/// loads, then creates it again (`finish`). Searches keep working meanwhile, without the index.
+/// The GIN index on `tweets.doc` stays and takes the rows as they come: with `fastupdate` (PostgreSQL's default) each
+/// batch's entries go to the index's pending list, which the inserting session merges into the index whenever it
+/// outgrows `gin_pending_list_limit`. That work runs during the load, beside the client decoding the next batches.
+/// An earlier version dropped the index and built it once after the load; the build then ran alone on one core for
+/// a third of the import, and the whole import was 1.3 times slower (docs/benchmarks.md, "The text index kept during
+/// the load").
 ///
-/// A session advisory lock marks a bulk load in progress. It goes with the importer's connection, so an importer that
-/// dies leaves no lock behind, only the missing index: the next import that can take the lock and finds the index
-/// missing in a store that holds tweets creates it before it writes. Only the table's owner may drop or create the
-/// index; an importer role without that right simply imports with the index in place.
+/// A session advisory lock marks a load in progress. It goes with the importer's connection, so an importer that dies
+/// leaves no lock behind, only autovacuum off (or, from a tweetsh that dropped the index, no index): the next import
+/// that can take the lock repairs both before it writes. Only the table's owner may change its settings; an importer
+/// role without that right simply imports.
 enum PostgresBulkLoad {
     /// The advisory lock a bulk load holds: the migrations' key plus one.
     static let lockKey = PostgresSchema.lockKey + 1
 
-    /// Prepares an import: returns true when this connection now holds the bulk lock and the index is to be built by
-    /// `finish` after the load; repairs an index a killed bulk load left missing.
+    /// Prepares an import: returns true when this connection now holds the bulk lock and `finish` is to end the load;
+    /// repairs what a killed load left (autovacuum off, or a missing index).
     static func begin(_ connection: PGConnection) throws -> Bool {
         guard try connection.scalar("SELECT pg_try_advisory_lock($1)::int", [.integer(lockKey)]) == 1 else {
             // Another import is bulk loading; its `finish` builds the index.
@@ -26,18 +30,15 @@ enum PostgresBulkLoad {
                 try connection.scalar(
                     "SELECT pg_has_role(relowner, 'USAGE')::int FROM pg_class WHERE oid = 'tweets'::regclass") == 1
             switch (empty, hasIndex, owns) {
-            case (true, true, true):
-                try connection.execute("DROP INDEX IF EXISTS tweets_doc", doing: "preparing an import")
-                try setAutovacuum(connection, enabled: false)
-                return true
-            case (true, false, true):
+            case (true, _, true):
+                if !hasIndex { try createIndex(connection) }
                 try setAutovacuum(connection, enabled: false)
                 return true
             case (false, false, true):
                 try createIndex(connection)
                 try setAutovacuum(connection, enabled: true)
             case (false, true, true):
-                // Killed between the index build and `finish` turning autovacuum back on.
+                // Killed before `finish` turned autovacuum back on.
                 if try autovacuumLeftOff(connection) { try setAutovacuum(connection, enabled: true) }
             default:
                 break
@@ -50,11 +51,12 @@ enum PostgresBulkLoad {
         return false
     }
 
-    /// Builds the index after a bulk load, turns autovacuum back on, refreshes the planner's statistics, and releases
-    /// the lock.
+    /// Ends a load: merges what is left in the index's pending list (so searches need not scan it), turns autovacuum
+    /// back on, refreshes the planner's statistics, and releases the lock.
     static func finish(_ connection: PGConnection) throws {
         defer { _ = try? unlock(connection) }
         try createIndex(connection)
+        _ = try connection.scalar("SELECT gin_clean_pending_list('tweets_doc')", doing: "indexing the import")
         try setAutovacuum(connection, enabled: true)
         try connection.execute("ANALYZE tweets", doing: "indexing the import")
     }
@@ -63,8 +65,8 @@ enum PostgresBulkLoad {
     ///
     /// While `tweets` grows from empty, autovacuum analyzes it at every tenth more rows, each time sampling up to
     /// 300,000 documents at `doc`'s statistics target of 1,000 (schema 2), and vacuums `tweet_originals` for its
-    /// inserts; the load's `ANALYZE` at the end is the one that counts. A killed load leaves autovacuum off with the
-    /// index missing, and the repair in `begin` turns both back.
+    /// inserts; the load's `ANALYZE` at the end is the one that counts. A killed load leaves autovacuum off, and the
+    /// repair in `begin` turns it back on.
     private static func autovacuumLeftOff(_ connection: PGConnection) throws -> Bool {
         try connection.scalar(
             "SELECT (coalesce(reloptions, '{}') @> ARRAY['autovacuum_enabled=false'])::int FROM pg_class "
@@ -78,8 +80,10 @@ enum PostgresBulkLoad {
         }
     }
 
+    /// Creates the index when it is missing: on an empty table, before a load, that takes no time; a store left
+    /// without one by an earlier tweetsh's killed load builds it from its rows.
     private static func createIndex(_ connection: PGConnection) throws {
-        // More sort memory than the default 64 MB lets the build work in fewer passes; it is this session's only.
+        // More sort memory than the default 64 MB lets a build work in fewer passes; it is this session's only.
         try connection.execute("SET maintenance_work_mem = '512MB'", doing: "indexing the import")
         try connection.execute(
             "CREATE INDEX IF NOT EXISTS tweets_doc ON tweets USING gin(doc)", doing: "indexing the import")

@@ -47,10 +47,10 @@ extension PostgresStore {
                 try connection.scalar("SELECT has_table_privilege('tweets', 'INSERT')::int", doing: "importing")
             guard writable == 1 else { throw PostgresError(.readOnly, address: connection.address) }
             var state = try ImportState.load(connection, path: path, size: size, modified: modified)
-            // Into an empty store the text index is built once after the load (PostgresBulkLoad).
+            // Into an empty store autovacuum waits and the statistics come once, after the load (PostgresBulkLoad).
             var bulk = try PostgresBulkLoad.begin(connection)
-            // Stopped or failed, the load still builds the index for what it committed (Ctrl-C included; a second
-            // cancel, as `close()` sends, stops the build too, and the next import builds it then).
+            // Stopped or failed, the load still ends as a load does for what it committed (Ctrl-C included; a second
+            // cancel, as `close()` sends, stops that too, and the next import repairs it).
             defer { if bulk { _ = try? connection.uninterrupted { try PostgresBulkLoad.finish(connection) } } }
             let resumedAfter = state.line
             let handle = try FileHandle(forReadingFrom: url)
