@@ -20,7 +20,7 @@ enum PostgresBulkLoad {
     /// repairs what a killed load left (autovacuum off, or a missing index).
     static func begin(_ connection: PGConnection) throws -> Bool {
         guard try connection.scalar("SELECT pg_try_advisory_lock($1)::int", [.integer(lockKey)]) == 1 else {
-            // Another import is bulk loading; its `finish` builds the index.
+            // Another import is loading into the empty store; its `finish` ends the load.
             return false
         }
         do {
@@ -55,7 +55,7 @@ enum PostgresBulkLoad {
     /// back on, refreshes the planner's statistics, and releases the lock.
     static func finish(_ connection: PGConnection) throws {
         defer { _ = try? unlock(connection) }
-        try createIndex(connection)
+        // `begin` made sure the index is there.
         _ = try connection.scalar("SELECT gin_clean_pending_list('tweets_doc')", doing: "indexing the import")
         try setAutovacuum(connection, enabled: true)
         try connection.execute("ANALYZE tweets", doing: "indexing the import")
