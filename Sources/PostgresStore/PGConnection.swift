@@ -85,7 +85,7 @@ package final class PGConnection {
     package var stopCheck: (() throws -> Void)?
 
     /// Runs `body` without `stopCheck`: the statements a stopped command still sends (a rollback, an advisory
-    /// unlock, the text index a bulk load dropped). A `PQcancel` still reaches them.
+    /// unlock, the end of a load into an empty store). A `PQcancel` still reaches them.
     @discardableResult
     package func uninterrupted<T>(_ body: () throws -> T) rethrows -> T {
         let check = stopCheck

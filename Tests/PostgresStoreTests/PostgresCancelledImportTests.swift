@@ -121,7 +121,7 @@ struct PostgresCancelledImportTests {
         #expect(progress.value?.lines == 20)
         #expect(try store.counts().tweets == 1_000)
         #expect(try Self.recorded(admin) == [[20, 1_000, 0]])
-        // The load into the empty store still ends as a load does: the text index is built for what was committed,
+        // The load into the empty store still ends as a load does: the text index is there for what was committed,
         // and autovacuum is back on.
         #expect(try admin.scalar("SELECT (to_regclass('tweets_doc') IS NOT NULL)::int") == 1)
         #expect(
