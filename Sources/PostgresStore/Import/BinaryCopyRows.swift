@@ -66,33 +66,14 @@ struct BinaryCopyRows {
         bytes += value
     }
 
-    /// A `tsvector` field of `entries` (unique lexemes, positions ascending) and position-less `extra` lexemes.
-    /// Positions the document repeats (every token past the last position shares it) are written once.
-    mutating func tsvector(_ entries: [(lexeme: String, positions: [Int])], extra: [String]) {
+    /// A `tsvector` field (`tsvectorrecv`'s form: the lexeme count, then each lexeme) of `count` lexemes, which
+    /// `write` appends: each as its NUL-terminated bytes, a 16-bit position count and the positions.
+    mutating func tsvector(count: Int, _ write: (inout [UInt8]) -> Void) {
         fields += 1
         let lengthAt = bytes.count
         append32(0)
-        append32(Int32(entries.count + extra.count))
-        for (lexeme, positions) in entries {
-            bytes += lexeme.utf8
-            bytes.append(0)
-            let countAt = bytes.count
-            bytes += [0, 0]
-            var count: UInt16 = 0
-            var last = 0
-            for position in positions where position > last {
-                bytes.append(UInt8(position >> 8))
-                bytes.append(UInt8(position & 0xFF))
-                last = position
-                count += 1
-            }
-            bytes[countAt] = UInt8(count >> 8)
-            bytes[countAt + 1] = UInt8(count & 0xFF)
-        }
-        for lexeme in extra {
-            bytes += lexeme.utf8
-            bytes += [0, 0, 0]
-        }
+        append32(Int32(count))
+        write(&bytes)
         let length = UInt32(bytes.count - lengthAt - 4)
         for (offset, shift) in [24, 16, 8, 0].enumerated() {
             bytes[lengthAt + offset] = UInt8(truncatingIfNeeded: length >> UInt32(shift))

@@ -80,7 +80,7 @@ struct TweetRow {
         "t.id, t.author_id, t.created_at, t.conversation_id, t.reply_to_user, t.lang, t.flags, "
         + "t.likes, t.reposts, t.replies, t.quotes, t.text, t.extra"
 
-    func append(to rows: inout BinaryCopyRows) {
+    func append(to rows: inout BinaryCopyRows, documents: inout DocumentVector) {
         rows.startRow()
         rows.integer(Int64(bitPattern: tweet.id.rawValue))
         rows.integer(tweet.authorID.map { Int64(bitPattern: $0.rawValue) })
@@ -101,11 +101,11 @@ struct TweetRow {
         rows.blob(original)
         // A tweet stored only because another refers to it is never a search result, so it has no document.
         if primary {
-            rows.tsvector(
-                SearchDocument.entries(TweetDocument(tweet, rootConversationToken: false)),
-                extra: SearchDocument.filterLexemes(flags: flags, lang: tweet.lang))
+            documents.write(
+                TweetDocument(tweet, rootConversationToken: false),
+                extra: SearchDocument.filterLexemes(flags: flags, lang: tweet.lang), to: &rows)
         } else {
-            rows.tsvector([], extra: [])
+            rows.tsvector(count: 0) { _ in }
         }
         rows.endRow()
     }

@@ -65,7 +65,8 @@ struct PostgresBatchRows: Sendable {
         self.users = Self.userRows(users.values.sorted { $0.0.id < $1.0.id })
         self.media = Self.mediaRows(media.values.sorted { $0.0.mediaKey < $1.0.mediaKey })
         var copy = BinaryCopyRows(capacity: rows.count * 1_200)
-        for row in rows.sorted(by: { $0.tweet.id < $1.tweet.id }) { row.append(to: &copy) }
+        var documents = DocumentVector()
+        for row in rows.sorted(by: { $0.tweet.id < $1.tweet.id }) { row.append(to: &copy, documents: &documents) }
         tweets = rows.isEmpty ? [] : copy.finished
         primaries = rows.filter(\.primary).count
         dictionary = used

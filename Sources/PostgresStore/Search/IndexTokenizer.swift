@@ -12,33 +12,41 @@ enum IndexTokenizer {
     /// The tokens of `text`, in order.
     static func tokens(_ text: String) -> [String] {
         var tokens: [String] = []
-        var current = String.UnicodeScalarView()
+        var token: [UInt8] = []
+        forEachToken(in: text, token: &token) { tokens.append(String(decoding: $0, as: UTF8.self)) }
+        return tokens
+    }
+
+    /// Calls `body` with each token of `text` in order, as UTF-8 bytes in `token` (a buffer the caller keeps, so a
+    /// document's many tokens reuse one allocation). Queries (`tokens`) and documents (`DocumentVector`) share this
+    /// one loop, so a query's words are always the index's.
+    static func forEachToken(in text: String, token: inout [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
+        token.removeAll(keepingCapacity: true)
         for scalar in text.unicodeScalars {
             // ASCII first, without the Unicode tables: its letters and digits are its only L* and N* scalars, and
             // `_` is the one token character beside them; case folds by one bit.
             if scalar.isASCII {
                 let byte = UInt8(truncatingIfNeeded: scalar.value)
                 switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): current.append(Unicode.Scalar(byte | 0x20))
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): token.append(byte | 0x20)
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                    current.append(scalar)
+                    token.append(byte)
                 default:
-                    if !current.isEmpty { tokens.append(String(current)) }
-                    current = String.UnicodeScalarView()
+                    if !token.isEmpty { body(token[...]) }
+                    token.removeAll(keepingCapacity: true)
                 }
                 continue
             }
             guard isTokenScalar(scalar) else {
-                if !current.isEmpty { tokens.append(String(current)) }
-                current = String.UnicodeScalarView()
+                if !token.isEmpty { body(token[...]) }
+                token.removeAll(keepingCapacity: true)
                 continue
             }
             for lower in scalar.properties.lowercaseMapping.unicodeScalars where !isDiacritic(lower.value) {
-                current.append(withoutDiacritic(lower))
+                UTF8.encode(withoutDiacritic(lower)) { token.append($0) }
             }
         }
-        if !current.isEmpty { tokens.append(String(current)) }
-        return tokens
+        if !token.isEmpty { body(token[...]) }
     }
 
     /// Letters (L*), numbers (N*), private use (Co), marks (M*) and `_`: the SQLite store's

@@ -30,35 +30,11 @@ enum SearchDocument {
         }
     }
 
-    /// PostgreSQL keeps positions up to this; later tokens share it (they still match as words).
+    /// PostgreSQL keeps positions up to this; later tokens share it (they still match as words). `DocumentVector`
+    /// builds the documents.
     static let lastPosition = 16_383
     /// PostgreSQL refuses longer lexemes; FTS5 keeps them, but no query can name a token this long anyway.
     static let longestLexeme = 2_046
-
-    /// A document's lexemes in first-seen order, each with its positions (at most 256, as PostgreSQL keeps).
-    static func entries(_ document: TweetDocument) -> [(lexeme: String, positions: [Int])] {
-        var index: [String: Int] = [:]
-        var entries: [(lexeme: String, positions: [Int])] = []
-        var position = 0
-        let columns: [(Column, String)] = [
-            (.body, document.body), (.tags, document.tags), (.cashtags, document.cashtags),
-            (.mentions, document.mentions), (.urls, document.urls), (.refs, document.refs),
-        ]
-        for (column, text) in columns {
-            for token in IndexTokenizer.tokens(text) {
-                position = min(position + 1, lastPosition)
-                let lexeme = column.rawValue + token
-                guard lexeme.utf8.count <= longestLexeme else { continue }
-                if let at = index[lexeme] {
-                    if entries[at].positions.count < 256 { entries[at].positions.append(position) }
-                } else {
-                    index[lexeme] = entries.count
-                    entries.append((lexeme, [position]))
-                }
-            }
-        }
-        return entries
-    }
 
     /// A lexeme quoted for `tsvector` and `tsquery` input.
     static func quoted(_ lexeme: String) -> String {
