@@ -58,56 +58,84 @@ struct CopyRows {
     }
 }
 
+/// One batch's tweets as two binary COPY streams: their `tweets` rows (`TweetRow.columns`) and, for those that have
+/// one, their compressed originals (`TweetRow.originalColumns`), which `tweet_originals` keeps.
+struct TweetStreams: Sendable {
+    /// The `tweets` rows.
+    private(set) var rows = BinaryCopyRows()
+    /// The `tweet_originals` rows.
+    private(set) var originals = BinaryCopyRows()
+    /// How many tweets; the streams are empty when this is zero.
+    private(set) var count = 0
+    /// How many of the tweets have an original.
+    private(set) var originalCount = 0
+
+    /// Whether there is no tweet.
+    var isEmpty: Bool { count == 0 }
+
+    /// Adds a tweet whose row `write` appends to `rows`, with its original if it has one.
+    mutating func add(id: Int64, original: [UInt8]?, row write: (inout BinaryCopyRows) -> Void) {
+        count += 1
+        rows.startRow()
+        write(&rows)
+        rows.endRow()
+        guard let original, !original.isEmpty else { return }
+        originalCount += 1
+        originals.startRow()
+        originals.integer(id)
+        originals.blob(original)
+        originals.endRow()
+    }
+}
+
 /// One tweet as the `tweets` row holds it: the same columns and encodings as the SQLite store (`TweetRecord`), plus
-/// its `tsvector` document and its compressed original, as a row of the binary COPY into `tweets_staging`.
+/// its `tsvector` document, and its compressed original beside it for `tweet_originals`.
 struct TweetRow {
     let tweet: Tweet
     let primary: Bool
     let original: [UInt8]?
 
-    /// The columns COPY fills, in order.
+    /// The columns of `tweets` that a batch's COPY fills, in order.
     static let columns =
         "id, author_id, created_at, conversation_id, reply_to_user, lang, flags, likes, reposts, replies, quotes, "
-        + "text, extra, original, doc"
-
-    /// The columns of `tweets` itself: all of `columns` but the original, which `tweet_originals` keeps.
-    static let storedColumns =
-        "id, author_id, created_at, conversation_id, reply_to_user, lang, flags, likes, reposts, replies, quotes, "
         + "text, extra, doc"
+
+    /// The columns of `tweet_originals`, in order.
+    static let originalColumns = "id, original"
 
     /// The columns a search reads, in the order `tweet(from:)` expects.
     static let selected =
         "t.id, t.author_id, t.created_at, t.conversation_id, t.reply_to_user, t.lang, t.flags, "
         + "t.likes, t.reposts, t.replies, t.quotes, t.text, t.extra"
 
-    func append(to rows: inout BinaryCopyRows, documents: inout DocumentVector) {
-        rows.startRow()
-        rows.integer(Int64(bitPattern: tweet.id.rawValue))
-        rows.integer(tweet.authorID.map { Int64(bitPattern: $0.rawValue) })
-        rows.integer(tweet.createdAt.map(TweetRecord.milliseconds))
-        // As in SQLite, a conversation that starts here is NULL plus the `startsConversation` flag.
-        rows.integer(tweet.conversationID.flatMap { $0 == tweet.id ? nil : Int64(bitPattern: $0.rawValue) })
-        rows.integer(tweet.inReplyToUserID.map { Int64(bitPattern: $0.rawValue) })
-        rows.text(tweet.lang)
-        let flags = TweetRecord.flags(for: tweet, includedOnly: !primary)
-        rows.integer(flags.rawValue)
-        let metrics = tweet.metrics
-        rows.integer(Int64(metrics?.likes ?? 0))
-        rows.integer(Int64(metrics?.retweets ?? 0))
-        rows.integer(Int64(metrics?.replies ?? 0))
-        rows.integer(Int64(metrics?.quotes ?? 0))
-        rows.text(tweet.text)
-        rows.blob(TweetRecord.encodeExtra(tweet))
-        rows.blob(original)
-        // A tweet stored only because another refers to it is never a search result, so it has no document.
-        if primary {
-            documents.write(
-                TweetDocument(tweet, rootConversationToken: false),
-                extra: SearchDocument.filterLexemes(flags: flags, lang: tweet.lang), to: &rows)
-        } else {
-            rows.tsvector(count: 0) { _ in }
+    func append(to streams: inout TweetStreams, documents: inout DocumentVector) {
+        let id = Int64(bitPattern: tweet.id.rawValue)
+        streams.add(id: id, original: original) { rows in
+            rows.integer(id)
+            rows.integer(tweet.authorID.map { Int64(bitPattern: $0.rawValue) })
+            rows.integer(tweet.createdAt.map(TweetRecord.milliseconds))
+            // As in SQLite, a conversation that starts here is NULL plus the `startsConversation` flag.
+            rows.integer(tweet.conversationID.flatMap { $0 == tweet.id ? nil : Int64(bitPattern: $0.rawValue) })
+            rows.integer(tweet.inReplyToUserID.map { Int64(bitPattern: $0.rawValue) })
+            rows.text(tweet.lang)
+            let flags = TweetRecord.flags(for: tweet, includedOnly: !primary)
+            rows.integer(flags.rawValue)
+            let metrics = tweet.metrics
+            rows.integer(Int64(metrics?.likes ?? 0))
+            rows.integer(Int64(metrics?.retweets ?? 0))
+            rows.integer(Int64(metrics?.replies ?? 0))
+            rows.integer(Int64(metrics?.quotes ?? 0))
+            rows.text(tweet.text)
+            rows.blob(TweetRecord.encodeExtra(tweet))
+            // A tweet stored only because another refers to it is never a search result, so it has no document.
+            if primary {
+                documents.write(
+                    TweetDocument(tweet, rootConversationToken: false),
+                    extra: SearchDocument.filterLexemes(flags: flags, lang: tweet.lang), to: &rows)
+            } else {
+                rows.tsvector(count: 0) { _ in }
+            }
         }
-        rows.endRow()
     }
 
     /// Reads a row selected with `selected`.

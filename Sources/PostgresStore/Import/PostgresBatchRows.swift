@@ -19,10 +19,16 @@ struct PostgresBatchRows: Sendable {
     private(set) var users: [UInt8] = []
     /// COPY rows for `media_staging`; empty when the batch has no media.
     private(set) var media: [UInt8] = []
-    /// Binary COPY rows for `tweets_staging` (`TweetRow.columns`); empty when the batch has no tweet.
-    private(set) var tweets: [UInt8] = []
+    /// Binary COPY rows of the tweets to upsert through `tweets_staging` (`TweetRow.columns`), and of their
+    /// originals (`TweetRow.originalColumns`); empty when there are none.
+    private(set) var tweets = TweetStreams()
+    /// Binary COPY rows of tweets the import has not seen before, which the writer may COPY straight into `tweets`
+    /// and `tweet_originals` (`PostgresImportLedger`).
+    private(set) var unseen = TweetStreams()
     /// Result tweets among the rows (a tweet only referenced by another does not count).
     private(set) var primaries = 0
+    /// The ids of the result tweets among `unseen`, which a collection gains when they are sent directly.
+    private(set) var unseenPrimaryIDs: [Int64] = []
     /// The dictionary the originals were compressed with, which the writer stores with them; nil when none was.
     private(set) var dictionary: OriginalsCodec.Dictionary?
 
@@ -30,8 +36,9 @@ struct PostgresBatchRows: Sendable {
     init() {}
 
     /// The rows of `pages`. The copy a tweet ends with follows the SQLite store's rule: a result beats a tweet stored
-    /// only as a reference, and among equals the last one wins.
-    init(_ pages: [Page], codec: OriginalsCodec) {
+    /// only as a reference, and among equals the last one wins. With a `ledger`, users this import wrote unchanged
+    /// are left out, and tweets it has not seen go to `unseen`.
+    init(_ pages: [Page], codec: OriginalsCodec, ledger: PostgresImportLedger? = nil) {
         let trained = codec.dictionary(trainingFrom: pages)
         var used: OriginalsCodec.Dictionary?
         func compressed(_ original: OriginalJSON?) -> [UInt8]? {
@@ -49,7 +56,7 @@ struct PostgresBatchRows: Sendable {
                 rows.append(row)
             }
         }
-        var users: [UserID: (User, [UInt8]?)] = [:]
+        var users: [UserID: (User, OriginalJSON?)] = [:]
         var media: [String: (Media, [UInt8]?)] = [:]
         for page in pages {
             let originals = page.originals
@@ -59,15 +66,33 @@ struct PostgresBatchRows: Sendable {
             for tweet in page.tweets {
                 keep(TweetRow(tweet: tweet, primary: true, original: compressed(originals.tweets[tweet.id])))
             }
-            for user in page.users { users[user.id] = (user, compressed(originals.users[user.id])) }
+            for user in page.users { users[user.id] = (user, originals.users[user.id]) }
             for item in page.media { media[item.mediaKey] = (item, compressed(originals.media[item.mediaKey])) }
         }
-        self.users = Self.userRows(users.values.sorted { $0.0.id < $1.0.id })
+        // A user's original is compressed only when it is written: most of a batch's users were, by the batches
+        // before.
+        var written: [(User, [UInt8]?)] = []
+        for (user, original) in users.values.sorted(by: { $0.0.id < $1.0.id }) {
+            if let ledger {
+                // The original alone when there is one: the model is decoded from it (as in the SQLite store).
+                var hasher = Hasher()
+                if let original { hasher.combine(original) } else { hasher.combine(user) }
+                guard ledger.mustWrite(user: user.id.rawValue, fingerprint: hasher.finalize()) else { continue }
+            }
+            written.append((user, compressed(original)))
+        }
+        self.users = Self.userRows(written)
         self.media = Self.mediaRows(media.values.sorted { $0.0.mediaKey < $1.0.mediaKey })
-        var copy = BinaryCopyRows(capacity: rows.count * 1_200)
         var documents = DocumentVector()
-        for row in rows.sorted(by: { $0.tweet.id < $1.tweet.id }) { row.append(to: &copy, documents: &documents) }
-        tweets = rows.isEmpty ? [] : copy.finished
+        let sendsUnseen = ledger?.sendsUnseen ?? false
+        for row in rows.sorted(by: { $0.tweet.id < $1.tweet.id }) {
+            if sendsUnseen, let ledger, ledger.isUnseen(tweet: row.tweet.id.rawValue) {
+                row.append(to: &unseen, documents: &documents)
+                if row.primary { unseenPrimaryIDs.append(Int64(bitPattern: row.tweet.id.rawValue)) }
+            } else {
+                row.append(to: &tweets, documents: &documents)
+            }
+        }
         primaries = rows.filter(\.primary).count
         dictionary = used
     }

@@ -56,7 +56,9 @@ extension PostgresStore {
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
             try handle.seek(toOffset: UInt64(state.offset))
-            let writer = PostgresWriter(connection: connection, codec: codec)
+            // Users written unchanged are left out of later batches, and unseen tweets go straight in (see the ledger).
+            let ledger = PostgresImportLedger(keepsTrying: bulk)
+            let writer = PostgresWriter(connection: connection, codec: codec, ledger: ledger)
             // One serial queue decodes batch after batch in file order (so lines are decoded in order) while this
             // thread and the server write the batch before: decoding and writing overlap on two cores.
             let decoder = DispatchQueue(label: "tweetsh.postgres-import.decode")
@@ -95,7 +97,8 @@ extension PostgresStore {
                 let firstLine = submittedLines + 1
                 submittedLines += lines.count
                 decoder.async {
-                    batch.fulfil(Self.decode(lines, firstLine: firstLine, decodeLine: decodeLine, codec: codec))
+                    batch.fulfil(
+                        Self.decode(lines, firstLine: firstLine, decodeLine: decodeLine, codec: codec, ledger: ledger))
                 }
                 inFlight.append(batch)
                 // Two batches decoded ahead keep both cores busy; waiting here keeps memory at three batches.
@@ -150,7 +153,8 @@ extension PostgresStore {
     /// Decodes one batch's lines (the first is line `firstLine` of the file) and builds its rows; a line that does
     /// not decode is counted, and the first ten are kept with their line number, not fatal.
     fileprivate static func decode(
-        _ lines: [Data], firstLine: Int, decodeLine: (Data) throws -> Page?, codec: OriginalsCodec
+        _ lines: [Data], firstLine: Int, decodeLine: (Data) throws -> Page?, codec: OriginalsCodec,
+        ledger: PostgresImportLedger
     ) -> DecodedBatch {
         var pages: [Page] = []
         var errors = 0
@@ -170,7 +174,8 @@ extension PostgresStore {
         }
         let tweets = pages.reduce(0) { $0 + $1.tweets.count }
         return DecodedBatch(
-            rows: PostgresBatchRows(pages, codec: codec), errors: errors, tweets: tweets, problems: problems)
+            rows: PostgresBatchRows(pages, codec: codec, ledger: ledger), errors: errors, tweets: tweets,
+            problems: problems)
     }
 }
 

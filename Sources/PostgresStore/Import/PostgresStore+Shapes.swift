@@ -118,6 +118,9 @@ private struct ShapeImport {
     private var skipped = 0
     private var newTweets = 0
     private var notTweets: [String: Int] = [:]
+    /// Users written unchanged are left out of later batches, and unseen tweets go straight in until a batch finds
+    /// the store holds some of them (a shape's import is no bulk load).
+    private let ledger = PostgresImportLedger(keepsTrying: false)
 
     init(
         connection: PGConnection, codec: OriginalsCodec, slot: CancelSlot, reader: RecordReader, collection: String,
@@ -208,8 +211,8 @@ private struct ShapeImport {
         state.offset = Int64(reader.offset)
         state.tweets += tweets
         state.finished = finished
-        let rows = PostgresBatchRows(pages, codec: codec)
-        let writer = PostgresWriter(connection: connection, codec: codec)
+        let rows = PostgresBatchRows(pages, codec: codec, ledger: ledger)
+        let writer = PostgresWriter(connection: connection, codec: codec, ledger: ledger)
         let snapshot = state
         let saves = savesState
         let collection = self.collection
