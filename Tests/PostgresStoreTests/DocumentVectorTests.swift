@@ -159,4 +159,59 @@ struct DocumentVectorTests {
         let second = Self.read(rows.bytes[(afterFirst + 6)...])
         #expect(second.count == 1 && second[0].lexeme == Array("second".utf8) && second[0].positions == [1])
     }
+
+    /// The tokenizer's rules written plainly, scalar by scalar, as an oracle for its byte-wise loop.
+    private static func scalarTokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var current = String.UnicodeScalarView()
+        func end() {
+            if !current.isEmpty { tokens.append(String(current)) }
+            current = String.UnicodeScalarView()
+        }
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                let value = scalar.value
+                if (65...90).contains(value) {
+                    current.append(Unicode.Scalar(value + 32)!)
+                } else if (97...122).contains(value) || (48...57).contains(value) || value == 95 {
+                    current.append(scalar)
+                } else {
+                    end()
+                }
+                continue
+            }
+            guard IndexTokenizer.isTokenScalar(scalar) else {
+                end()
+                continue
+            }
+            for lower in scalar.properties.lowercaseMapping.unicodeScalars
+            where !IndexTokenizer.isDiacritic(lower.value) {
+                let decomposed = String(lower).decomposedStringWithCanonicalMapping.unicodeScalars
+                let latin = (0xC0...0x24F).contains(lower.value) || (0x1E00...0x1EFF).contains(lower.value)
+                if latin, let base = decomposed.first, base.isASCII, decomposed.count > 1 {
+                    current.append(base)
+                } else {
+                    current.append(lower)
+                }
+            }
+        }
+        end()
+        return tokens
+    }
+
+    @Test func theByteWiseTokenizerFollowsTheScalarRules() {
+        // Every Latin letter with a diacritic, then random mixtures of scripts, marks, emoji and separators.
+        let latin = (Array(0xC0...0x24F) + Array(0x1E00...0x1EFF)).compactMap { Unicode.Scalar(UInt32($0)) }
+        let latinText = String(String.UnicodeScalarView(latin))
+        #expect(IndexTokenizer.tokens(latinText) == Self.scalarTokens(latinText))
+        let pieces = [
+            "a", "Z", "_", "9", " ", "-", "'", "é", "Ø", "ß", "İ", "ǅ", "Σ", "ς", "東", "京", "한", "ก", "\u{0301}",
+            "\u{064E}", "\u{0E31}", "🎉", "👩‍👧", "\u{E000}", "①", "Ⅻ", "\u{200B}", "\u{00A0}", "\u{FEFF}", "ﬁ", "Ａ",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in pieces.randomElement()! }.joined()
+            #expect(IndexTokenizer.tokens(text) == Self.scalarTokens(text), "\(text.unicodeScalars.map(\.value))")
+        }
+    }
 }
