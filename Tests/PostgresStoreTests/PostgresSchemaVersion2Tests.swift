@@ -124,6 +124,18 @@ struct PostgresSchemaVersion2Tests {
         #expect(
             try admin.scalar("SELECT (last_analyze IS NOT NULL)::int FROM pg_stat_user_tables WHERE relname = 'tweets'")
                 == 1)
+        // Every column has statistics (the document's and the others' come from two samples), and so does the
+        // statistics object on `flags & 128`.
+        #expect(
+            try admin.scalar(
+                "SELECT count(*) FROM pg_attribute WHERE attrelid = 'tweets'::regclass AND attnum > 0 "
+                    + "AND NOT attisdropped AND attname NOT IN (SELECT attname FROM pg_stats WHERE tablename = 'tweets')"
+            )
+                == 0)
+        #expect(
+            try admin.scalar(
+                "SELECT count(*) FROM pg_statistic_ext_data d JOIN pg_statistic_ext e ON e.oid = d.stxoid "
+                    + "WHERE e.stxname = 'tweets_included_only' AND d.stxdexpr IS NOT NULL") == 1)
         let sqlite = try TweetStore(location: .inMemory)
         _ = try await sqlite.importJSONL(at: file)
         #expect(try await Self.results(store) == (try await Self.results(sqlite)))

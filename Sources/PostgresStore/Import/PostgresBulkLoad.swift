@@ -52,13 +52,20 @@ enum PostgresBulkLoad {
     }
 
     /// Ends a load: merges what is left in the index's pending list (so searches need not scan it), turns autovacuum
-    /// back on, refreshes the planner's statistics, and releases the lock.
+    /// back on, refreshes the planner's statistics (every column of `tweets`, and its statistics object on `flags & 128`),
+    /// and releases the lock.
     static func finish(_ connection: PGConnection) throws {
         defer { _ = try? unlock(connection) }
         // `begin` made sure the index is there.
         _ = try connection.scalar("SELECT gin_clean_pending_list('tweets_doc')", doing: "indexing the import")
         try setAutovacuum(connection, enabled: true)
-        try connection.execute("ANALYZE tweets", doing: "indexing the import")
+        // The document first, with its own sample, then the other columns with theirs. `doc`'s statistics target of
+        // 1,000 (schema 2) makes one `ANALYZE tweets` sample 300,000 rows for every column, and sorting that many
+        // texts took longer than the documents' statistics: 3.0 s at 1M tweets, against 1.1 + 0.24 s.
+        try connection.execute("ANALYZE tweets (doc)", doing: "indexing the import")
+        let others = TweetRow.columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0 != "doc" }
+        try connection.execute("ANALYZE tweets (\(others.joined(separator: ", ")))", doing: "indexing the import")
     }
 
     /// Autovacuum off for the tables a bulk load fills, and back to the server's setting afterwards.
