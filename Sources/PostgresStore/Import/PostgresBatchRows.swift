@@ -74,10 +74,8 @@ struct PostgresBatchRows: Sendable {
         var written: [(User, [UInt8]?)] = []
         for (user, original) in users.values.sorted(by: { $0.0.id < $1.0.id }) {
             if let ledger {
-                // The original alone when there is one: the model is decoded from it (as in the SQLite store).
-                var hasher = Hasher()
-                if let original { hasher.combine(original) } else { hasher.combine(user) }
-                guard ledger.mustWrite(user: user.id.rawValue, fingerprint: hasher.finalize()) else { continue }
+                let fingerprint = user.storeFingerprint(original: original)
+                guard ledger.mustWrite(user: user.id.rawValue, fingerprint: fingerprint) else { continue }
             }
             written.append((user, compressed(original)))
         }

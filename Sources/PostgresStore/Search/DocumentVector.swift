@@ -10,6 +10,8 @@ import TweetStore
 struct DocumentVector {
     /// A distinct lexeme: its bytes in `arena`, and its positions as a chain through `positions`.
     private struct Entry {
+        /// The lexeme's hash, kept so the table can grow without hashing every lexeme again.
+        var hash: UInt64
         var start: Int32
         var length: Int32
         var firstPosition: Int32 = -1
@@ -83,7 +85,7 @@ struct DocumentVector {
         let start = arena.count
         if let mark { arena.append(mark) }
         arena += token
-        entries.append(Entry(start: Int32(start), length: Int32(length)))
+        entries.append(Entry(hash: hash, start: Int32(start), length: Int32(length)))
         slots[slot] = Int32(entries.count - 1)
         if let position { addPosition(position, to: entries.count - 1) }
         // Half full at most, so probes stay short.
@@ -121,11 +123,7 @@ struct DocumentVector {
         slots = Array(repeating: -1, count: slots.count * 2)
         let mask = slots.count - 1
         for (index, entry) in entries.enumerated() {
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for at in Int(entry.start)..<Int(entry.start + entry.length) {
-                hash = (hash ^ UInt64(arena[at])) &* 0x100_0000_01B3
-            }
-            var slot = Int(truncatingIfNeeded: hash) & mask
+            var slot = Int(truncatingIfNeeded: entry.hash) & mask
             while slots[slot] >= 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(index)
         }

@@ -115,11 +115,7 @@ struct PreparedBatch: Sendable {
         // leave).
         for user in page.users {
             let original = codec == nil ? nil : originals.users[user.id]
-            // The original alone when there is one: the model is decoded from it, so the same bytes make the same
-            // user, and hashing both cost the import 1.5% of its time.
-            var hasher = Hasher()
-            if let original { hasher.combine(original) } else { hasher.combine(user) }
-            let fingerprint = hasher.finalize()
+            let fingerprint = user.storeFingerprint(original: original)
             if let position = userPositions[user.id] {
                 if users[position].fingerprint != fingerprint { users[position] = (user, fingerprint, original) }
             } else {
@@ -183,5 +179,16 @@ struct PreparedBatch: Sendable {
             }
         }
         tweets = kept
+    }
+}
+
+extension User {
+    /// What tells a user written before from a changed one, for a writer that skips users it wrote unchanged (this
+    /// store's and the PostgreSQL store's): the original alone when there is one, since the model is decoded from it
+    /// and the same bytes make the same user (hashing both cost the import 1.5% of its time), else the fields.
+    package func storeFingerprint(original: OriginalJSON?) -> Int {
+        var hasher = Hasher()
+        if let original { hasher.combine(original) } else { hasher.combine(self) }
+        return hasher.finalize()
     }
 }
