@@ -121,6 +121,17 @@ enum PostgresSuite: BenchSuite {
         if let before = backendCPU, let after = processCPUSeconds(backend) {
             add("pg-import-server-cpu", after - before, "cpu-s", "PostgreSQL: CPU of the server process importing")
         }
+        if sqlite != nil {
+            // The mix once more before `VACUUM ANALYZE`, on the statistics the import's own `ANALYZE` left: what a
+            // user searching right after an import gets, and whether those statistics plan as well.
+            let samples = try await firstPages(postgres, mix: mix, runs: 5)
+            add(
+                "pg-after-import-first-page-p50", StoreSuite.percentile(samples, 0.5), "ms",
+                "pg: first page, mix, right after the import (before VACUUM ANALYZE)")
+            add(
+                "pg-after-import-first-page-p99", StoreSuite.percentile(samples, 0.99), "ms",
+                "pg: first page, mix, right after the import (before VACUUM ANALYZE)")
+        }
         let vacuum = try PGConnection(conninfo: address)
         try vacuum.execute("VACUUM ANALYZE")
         let pgBytes = Double(try vacuum.scalar("SELECT pg_database_size(current_database())") ?? 0)

@@ -1,10 +1,11 @@
 import Foundation
-import PostgresStore
 import PostgresTesting
 import TerminalTesting
 import Testing
 import TweetKit
 import TweetStore
+
+@testable import PostgresStore
 
 /// Every input shape the SQLite store imports gives the same report and the same stored tweets on PostgreSQL:
 /// compressed JSON Lines (gzip, bzip2, xz, zstd), pretty-printed documents, arrays, an X account archive's folder,
@@ -172,4 +173,55 @@ struct PostgresImportShapesTests {
         // Only the records after the committed ones were read again.
         #expect(try store.counts().tweets == whole.tweets - tweets)
     }
+    /// A compressed file of three batches, with a malformed line in each, imports through the pipelined path with the
+    /// same report as the SQLite store's, and each commit's progress follows the one before.
+    @Test func aCompressedImportOfSeveralBatchesKeepsItsCountsAndProblemsInOrder() async throws {
+        let folder = TemporaryDirectory(prefix: "tweetsh-pg-batches")
+        let count = PostgresStore.shapeBatchRecords * 2 + 700
+        let bad: Set<Int> = [3, PostgresStore.shapeBatchRecords + 17, count - 5]
+        let lines = (0..<count).map { index -> String in
+            if bad.contains(index) { return "{\"id\": \"broken \(index)" }
+            let id = 1_800_000_000_000_000_000 + index
+            return #"{"id":"\#(id)","text":"pipelined record \#(index)","author_id":"42","#
+                + #""created_at":"2024-05-01T00:00:00.000Z","edit_history_tweet_ids":["\#(id)"]}"#
+        }
+        let plain = folder.file("batches.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: plain, atomically: true, encoding: .utf8)
+        try Self.tool("zstd", ["-q", "--rm", plain])
+        let input = URL(fileURLWithPath: plain + ".zst")
+        var reports: [ImportReport] = []
+        let progress = ProgressLog()
+        for kind in StoreKind.allCases {
+            let store = try kind.make(in: folder)
+            defer { store.close() }
+            let heard: (@Sendable (ImportProgress) -> Void)? =
+                kind == .postgresql ? { @Sendable report in progress.append(report) } : nil
+            reports.append(try await store.importJSON(from: .file(input), collection: nil, progress: heard))
+            let stored = try await store.collections().filter { !$0.hidden }.reduce(0) { $0 + $1.tweets }
+            #expect(stored == count - bad.count, "\(kind)")
+        }
+        let (sqlite, postgres) = (reports[0], reports[1])
+        #expect(postgres.tweets == count - bad.count && postgres.tweets == sqlite.tweets)
+        #expect(postgres.lines == count && postgres.lines == sqlite.lines)
+        #expect(postgres.errorCount == bad.count && postgres.errorCount == sqlite.errorCount)
+        #expect(postgres.problems.map(\.line) == bad.sorted().map { $0 + 1 })
+        #expect(postgres.newTweets == count - bad.count)
+        // One report per committed batch, each further on than the one before, the last at the end of the file.
+        let seen = progress.reports
+        #expect(seen.count == 3)
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.lines < $1.lines && $0.tweets < $1.tweets })
+        #expect(seen.last?.lines == count && seen.last?.tweets == count - bad.count)
+        #expect(seen.map(\.errors) == [1, 2, 3])
+    }
+}
+
+/// Progress reports as an import sends them, from whichever thread.
+private final class ProgressLog: @unchecked Sendable {
+    /// Unchecked: `stored` is read and written under `lock`.
+    private let lock = NSLock()
+    private var stored: [ImportProgress] = []
+
+    func append(_ progress: ImportProgress) { lock.withLock { stored.append(progress) } }
+
+    var reports: [ImportProgress] { lock.withLock { stored } }
 }

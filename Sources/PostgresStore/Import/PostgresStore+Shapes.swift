@@ -6,8 +6,9 @@ import TweetStore
 /// first bytes), pretty-printed JSON documents and arrays, standard input, and X account archives.
 ///
 /// The input is opened, decompressed and split into records by the SQLite store's own readers (`ImportInput.open`,
-/// `RecordReader`), so both stores see the same records; plain JSON Lines files take the pipelined path of
-/// `importJSONL`. Each batch commits with the file's `imports` row, whose offset counts decoded bytes here: an
+/// `RecordReader`), so both stores see the same records; plain JSON Lines files take `importJSONL`, and the other
+/// shapes `PostgresShapeImport`, pipelined the same way. Into an empty store either is a bulk load
+/// (`PostgresBulkLoad`). Each batch commits with the file's `imports` row, whose offset counts decoded bytes here: an
 /// interrupted import of a compressed file or a document reads the file again from the start and skips what the
 /// earlier run committed, as the SQLite store does. Standard input is never resumed.
 extension PostgresStore {
@@ -43,16 +44,25 @@ extension PostgresStore {
         }
         let reader = RecordReader(source: opened.source, framing: framing)
         let codec = self.codec
+        let savesState = input != .standardInput
         var report = try await withCancellableConnection { connection, slot in
             try Self.requireWritable(connection)
-            var run = ShapeImport(
-                connection: connection, codec: codec, slot: slot, reader: reader, collection: collection,
-                state: ImportState(path: input.path, size: size, modified: modified),
-                savesState: input != .standardInput, progress: progress)
-            if run.savesState {
-                run.state = try ImportState.load(connection, path: input.path, size: size, modified: modified)
+            var state = ImportState(path: input.path, size: size, modified: modified)
+            if savesState {
+                state = try ImportState.load(connection, path: input.path, size: size, modified: modified)
             }
-            return try run.run()
+            // Into an empty store, a load as for plain files: autovacuum waits, and the statistics come at the end.
+            var bulk = try PostgresBulkLoad.begin(connection)
+            defer { if bulk { _ = try? connection.uninterrupted { try PostgresBulkLoad.finish(connection) } } }
+            var run = PostgresShapeImport(
+                connection: connection, codec: codec, slot: slot, reader: reader, collection: collection,
+                state: state, savesState: savesState, bulk: bulk, progress: progress)
+            let report = try run.run()
+            if bulk {
+                bulk = false
+                try PostgresBulkLoad.finish(connection)
+            }
+            return report
         }
         report.framing = framing
         report.compression = compression
@@ -97,133 +107,5 @@ extension PostgresStore {
                 .text(PostgresReader.textArray(sorted.map(\.value))),
                 .text("{" + sorted.map { String(Int64(bitPattern: $0.key.rawValue)) }.joined(separator: ",") + "}"),
             ], doing: "importing the archive")
-    }
-}
-
-/// One import of records from `RecordReader`, in batches committed with the input's `imports` row.
-private struct ShapeImport {
-    let connection: PGConnection
-    /// The store's codec, with its dictionaries.
-    let codec: OriginalsCodec
-    /// Marks the import stopped (Ctrl-C, or the store closing); checked after every record.
-    let slot: CancelSlot
-    let reader: RecordReader
-    let collection: String
-    var state: ImportState
-    let savesState: Bool
-    let progress: (@Sendable (ImportProgress) -> Void)?
-    private var records: [(line: Int, data: Data)] = []
-    private var bytes = 0
-    private var problems: [ImportProblem] = []
-    private var skipped = 0
-    private var newTweets = 0
-    private var notTweets: [String: Int] = [:]
-    /// Users written unchanged are left out of later batches, and unseen tweets go straight in until a batch finds
-    /// the store holds some of them (a shape's import is no bulk load).
-    private let ledger = PostgresImportLedger(keepsTrying: false)
-
-    init(
-        connection: PGConnection, codec: OriginalsCodec, slot: CancelSlot, reader: RecordReader, collection: String,
-        state: ImportState, savesState: Bool,
-        progress: (@Sendable (ImportProgress) -> Void)?
-    ) {
-        self.connection = connection
-        self.codec = codec
-        self.slot = slot
-        self.reader = reader
-        self.collection = collection
-        self.state = state
-        self.savesState = savesState
-        self.progress = progress
-    }
-
-    mutating func run() throws -> ImportReport {
-        let resumedAfter = state.offset > 0 ? state.line : nil
-        // Records ending at or before this decoded offset were committed by an earlier run and are read past.
-        let replayUntil = UInt64(state.offset)
-        let earlierTweets = state.tweets
-        let framing = reader.framing
-        while let record = try reader.next() {
-            if replayUntil > 0, reader.offset <= replayUntil { continue }
-            state.line = framing == .lines ? reader.line : reader.records
-            switch record {
-            case .tooLong(let length, let line):
-                let what = framing == .lines ? "line" : "value"
-                problem(
-                    line, "\(what) is \(length) bytes long, more than the \(RecordReader.maximumRecordLength) allowed",
-                    "")
-            case .text(let data, let line):
-                if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { break }
-                records.append((line, data))
-                bytes += data.count
-            }
-            if bytes >= PostgresStore.batchBytes || records.count >= PostgresStore.shapeBatchRecords {
-                try flush(finished: false)
-            }
-            try slot.check(address: connection.address)
-        }
-        try flush(finished: true)
-        var report = ImportReport(
-            lines: state.line, tweets: state.tweets, errorCount: state.errors, problems: problems,
-            skippedLines: skipped, resumedAfterLine: resumedAfter)
-        report.tweetsThisRun = state.tweets - earlierTweets
-        report.newTweets = newTweets
-        report.notTweets = notTweets
-        report.streamProblem = reader.problem
-        return report
-    }
-
-    private mutating func problem(_ line: Int, _ message: String, _ excerpt: String) {
-        state.errors += 1
-        if problems.count < TweetStore.reportedProblems {
-            problems.append(ImportProblem(line: line, message: message, excerpt: excerpt))
-        }
-    }
-
-    /// Decodes the records read so far and commits them with the import's progress. A record that is valid JSON
-    /// but no tweets (a page of users) is named, not counted as malformed, as in the SQLite store.
-    private mutating func flush(finished: Bool) throws {
-        var pages: [Page] = []
-        var tweets = 0
-        for record in records {
-            do {
-                if let page = try CollectionLineDecoder.decode(line: record.data, keepOriginals: true) {
-                    pages.append(page)
-                    tweets += page.tweets.count
-                    if page.tweets.isEmpty, !page.users.isEmpty {
-                        notTweets[TweetStore.nonTweetName(record.data) ?? "a user", default: 0] += 1
-                    }
-                } else {
-                    skipped += 1
-                }
-            } catch {
-                if let name = TweetStore.nonTweetName(record.data) {
-                    notTweets[name, default: 0] += 1
-                } else {
-                    problem(
-                        record.line, String(describing: error),
-                        String(decoding: record.data.prefix(200), as: UTF8.self))
-                }
-            }
-        }
-        records.removeAll(keepingCapacity: true)
-        bytes = 0
-        state.offset = Int64(reader.offset)
-        state.tweets += tweets
-        state.finished = finished
-        let rows = PostgresBatchRows(pages, codec: codec, ledger: ledger)
-        let writer = PostgresWriter(connection: connection, codec: codec, ledger: ledger)
-        let snapshot = state
-        let saves = savesState
-        let collection = self.collection
-        newTweets += try connection.transaction {
-            let added = try writer.write(rows, collection: collection)
-            if saves { try snapshot.save(connection) }
-            return added
-        }
-        progress?(
-            ImportProgress(
-                bytesRead: reader.position, totalBytes: UInt64(state.size), lines: state.line, tweets: state.tweets,
-                errors: state.errors))
     }
 }
