@@ -71,6 +71,8 @@ let package = Package(
         .target(name: "TerminalTesting"),
         // A throwaway PostgreSQL cluster per test process (or the server TWEETSH_TEST_PG_URL names).
         .target(name: "PostgresTesting", dependencies: ["PostgresStore"]),
+        // The lossless collection and its object-by-object comparison, shared by both stores' round-trip tests.
+        .target(name: "StoreTesting", dependencies: ["TweetKit"]),
 
         // The shell.
         .target(
@@ -94,11 +96,12 @@ let package = Package(
         .testTarget(name: "StreamTestingTests", dependencies: ["StreamTesting"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTesting"]),
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
-        .testTarget(name: "TweetStoreTests", dependencies: ["TweetStore", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
+        .testTarget(
+            name: "TweetStoreTests", dependencies: ["TweetStore", "StoreTesting", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
-                "PostgresStore", "PostgresTesting", "TweetStore", "TweetKit", "TerminalTesting",
+                "PostgresStore", "PostgresTesting", "StoreTesting", "TweetStore", "TweetKit", "TerminalTesting",
                 "postgres-import-probe", "tweetsh", "XAPIStub",
             ]),
         .testTarget(name: "XAPITests", dependencies: ["XAPI", "XAPIStub"]),

@@ -2,8 +2,9 @@ import Foundation
 import TweetKit
 import TweetStore
 
-/// Reads the originals of a page's tweets, users and media back from their `original` columns, expanded. The
-/// PostgreSQL store keeps no places, polls or `__twarc` blocks, so exports of those fall back to the models.
+/// Reads the originals of a page's objects back, expanded: its tweets' (with the `__twarc` block each came with),
+/// users' and media's, and those of the places and polls its tweets refer to. Objects stored before the store kept
+/// them (schema 5 for places, polls and blocks) are absent, and exports write those from the models.
 struct PostgresOriginals {
     let connection: PGConnection
     let codec: OriginalsCodec
@@ -12,10 +13,22 @@ struct PostgresOriginals {
     func originals(for page: Page) throws -> Originals {
         var originals = Originals()
         let tweetIDs = page.tweets.map(\.id) + page.includedTweets.map(\.id)
+        var places = Set<String>()
+        var polls = Set<String>()
         if !tweetIDs.isEmpty {
-            for (id, blob) in try blobs("tweet_originals", key: "id", [.text(PostgresReader.array(tweetIDs))], "bigint")
-            {
-                if let id = Int64(id) { originals.tweets[TweetID(UInt64(bitPattern: id))] = try expand(blob) }
+            let rows = try connection.rows(
+                "SELECT o.id, o.original, b.body FROM tweet_originals o LEFT JOIN twarc_blocks b ON b.id = o.twarc "
+                    + "WHERE o.id = ANY($1::bigint[]) AND o.original IS NOT NULL",
+                [.text(PostgresReader.array(tweetIDs))], doing: "reading originals"
+            ) { row in (row.int64(0), row.bytes(1), row.isNull(2) ? nil : row.bytes(2)) }
+            for (id, blob, block) in rows {
+                let tweetID = TweetID(UInt64(bitPattern: id))
+                let original = try expand(blob)
+                originals.tweets[tweetID] = original
+                if let block { originals.tweetTwarc[tweetID] = OriginalJSON(bytes: block) }
+                let (place, tweetPolls) = original.placeAndPolls
+                if let place { places.insert(place) }
+                polls.formUnion(tweetPolls)
             }
         }
         if !page.users.isEmpty {
@@ -28,6 +41,25 @@ struct PostgresOriginals {
             let keys = [PGValue.text(PostgresReader.textArray(page.media.map(\.mediaKey)))]
             for (key, blob) in try blobs("media", key: "media_key", keys, "text") {
                 originals.media[key] = try expand(blob)
+            }
+        }
+        if !places.isEmpty || !polls.isEmpty {
+            let rows = try connection.rows(
+                "SELECT kind, key, original FROM object_originals "
+                    + "WHERE (kind = $1 AND key = ANY($2::text[])) OR (kind = $3 AND key = ANY($4::text[]))",
+                [
+                    .integer(PostgresSchema.ObjectKind.place.rawValue),
+                    .text(PostgresReader.textArray(places.sorted())),
+                    .integer(PostgresSchema.ObjectKind.poll.rawValue),
+                    .text(PostgresReader.textArray(polls.sorted())),
+                ], doing: "reading originals"
+            ) { row in (row.int64(0), row.text(1), row.bytes(2)) }
+            for (kind, key, blob) in rows {
+                if kind == PostgresSchema.ObjectKind.place.rawValue {
+                    originals.places[key] = try expand(blob)
+                } else {
+                    originals.polls[key] = try expand(blob)
+                }
             }
         }
         return originals

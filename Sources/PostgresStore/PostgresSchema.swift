@@ -11,7 +11,7 @@ enum PostgresSchema {
     /// of `tweets`, PostgresSchema+Version2), index 2 adds the hydration ledger and reply handles (version 3,
     /// PostgresSchema+Hydration), index 3 the originals' zstd dictionaries (version 4, PostgresSchema+Dictionaries).
     /// A new version appends its script here.
-    static let migrations: [String] = [version1, version2, hydration, dictionaries]
+    static let migrations: [String] = [version1, version2, hydration, dictionaries, lossless]
 
     /// The version this tweetsh writes.
     static var currentVersion: Int { migrations.count }

@@ -42,7 +42,7 @@ extension PostgresStore {
         let database = try connection.rows("SELECT current_database()") { $0.text(0) }.first ?? ""
         let tables = [
             "tweets", "tweet_originals", "users", "media", "collections", "collection_tweets", "tweetsh_schema",
-            "imports", "hydrated_ids", "reply_handles", "zstd_dictionaries",
+            "imports", "hydrated_ids", "reply_handles", "zstd_dictionaries", "object_originals", "twarc_blocks",
         ]
         for role in [roles.importer, roles.reader] {
             try runFormatted(connection, "GRANT CONNECT ON DATABASE %I TO %I", [database, role])

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTesting
+import StoreTesting
 import TerminalTesting
 import Testing
 import TweetKit
@@ -24,6 +25,9 @@ struct PostgresMigrationGrantsTests {
             importerPassword: "imp-Grant-1", readerPassword: "rd-Grant-2")
         let admin = try PGConnection(conninfo: url)
         // The store as `store init` left it at that version: the later tables, and so any grant on them, not there.
+        try admin.executeScript(
+            "DROP TABLE object_originals; DROP TABLE twarc_blocks; ALTER TABLE tweet_originals DROP COLUMN twarc;",
+            doing: "downgrading")
         if version == 1 {
             try PostgresSchemaVersion2Tests.downgrade(admin)
             try admin.executeScript("DROP TABLE IF EXISTS zstd_dictionaries;", doing: "downgrading")
@@ -37,7 +41,9 @@ struct PostgresMigrationGrantsTests {
         try PostgresStore(address: url).close()
         #expect(try PostgresSchema.version(admin) == PostgresSchema.currentVersion)
 
-        let added = ["hydrated_ids", "reply_handles", "zstd_dictionaries"] + (version == 1 ? ["tweet_originals"] : [])
+        let added =
+            ["hydrated_ids", "reply_handles", "zstd_dictionaries", "object_originals", "twarc_blocks"]
+            + (version == 1 ? ["tweet_originals"] : [])
         for table in added {
             #expect(try Self.has(admin, roles.reader, "SELECT", on: table), "reader on \(table)")
             #expect(try !Self.has(admin, roles.reader, "INSERT", on: table), "reader on \(table)")
@@ -66,5 +72,15 @@ struct PostgresMigrationGrantsTests {
         #expect(ledger.hydrated == [5] && Set(ledger.missing.keys) == [6])
         let replies = try await reader.search(SearchRequest(query: "to:alice", pageSize: 50), cursor: nil)
         #expect(replies.tweets.count == 10)
+        // The importer keeps a collection's places, polls and `__twarc` blocks, and the reader reads them back.
+        let fixture = URL(fileURLWithPath: folder.file("lossless.jsonl"))
+        try LosslessFixture.jsonl.write(to: fixture)
+        _ = try await importer.importJSON(from: .file(fixture), collection: nil, progress: nil)
+        let page = try await reader.withOriginals(
+            try await reader.search(SearchRequest(query: "lossless", pageSize: 50), cursor: nil))
+        #expect(page.tweets.count == 6)
+        #expect(page.tweets.allSatisfy { page.originals.twarc(for: $0.id) != nil })
+        #expect(Set(page.originals.places.keys) == ["01a9a39529b27f36"])
+        #expect(Set(page.originals.polls.keys) == ["1700000000000009999"])
     }
 }

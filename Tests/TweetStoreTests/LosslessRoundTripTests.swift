@@ -1,4 +1,5 @@
 import Foundation
+import StoreTesting
 import Testing
 import TweetKit
 
@@ -7,64 +8,6 @@ import TweetKit
 /// Import, then export: every key and value of every object comes back, and nothing is added.
 @Suite("Lossless round trip")
 struct LosslessRoundTripTests {
-    /// Objects of a collection by kind and id, and the `__twarc` block each result tweet came with.
-    struct Collected {
-        var objects: [String: JSONValue] = [:]
-        var twarc: [String: JSONValue] = [:]
-        var resultIDs: [String] = []
-    }
-
-    static func parse(_ data: Data) throws -> [JSONValue] {
-        try data.split(separator: UInt8(ascii: "\n")).map { try JSONParser.parse(Data($0)) }
-    }
-
-    /// Collects twarc2 pages.
-    static func collect(pages: [JSONValue]) -> Collected {
-        var collected = Collected()
-        for page in pages {
-            for tweet in page["data"]?.array ?? [] {
-                let id = tweet["id"]?.string ?? "?"
-                collected.resultIDs.append(id)
-                collected.objects["tweet:" + id] = tweet
-                collected.twarc[id] = page["__twarc"]
-            }
-            let includes = page["includes"]
-            for (kind, key) in [
-                ("users", "id"), ("tweets", "id"), ("media", "media_key"), ("places", "id"), ("polls", "id"),
-            ] {
-                for item in includes?[kind]?.array ?? [] {
-                    let name = kind == "users" ? "user" : kind == "tweets" ? "tweet" : kind
-                    collected.objects[name + ":" + (item[key]?.string ?? "?")] = item
-                }
-            }
-        }
-        return collected
-    }
-
-    /// Differences between two values as paths: keys lost, keys invented and values changed. Member order is not
-    /// compared (JSON objects are unordered); array order is.
-    static func differences(_ expected: JSONValue, _ actual: JSONValue, path: String = "") -> [String] {
-        switch (expected, actual) {
-        case (.object(let a), .object(let b)):
-            var result: [String] = []
-            let aKeys = Set(a.keys)
-            let bKeys = Set(b.keys)
-            for lost in aKeys.subtracting(bKeys).sorted() { result.append("lost \(path).\(lost)") }
-            for invented in bKeys.subtracting(aKeys).sorted() { result.append("invented \(path).\(invented)") }
-            for key in aKeys.intersection(bKeys).sorted() {
-                result += differences(a[key]!, b[key]!, path: path + "." + key)
-            }
-            return result
-        case (.array(let a), .array(let b)):
-            guard a.count == b.count else { return ["\(path): \(a.count) elements became \(b.count)"] }
-            return zip(a, b).enumerated().flatMap { differences($1.0, $1.1, path: "\(path)[\($0)]") }
-        case (.int(let a), .double(let b)), (.double(let b), .int(let a)):
-            return Double(a) == b ? [] : ["\(path): \(expected) became \(actual)"]
-        default:
-            return expected == actual ? [] : ["\(path): \(expected) became \(actual)"]
-        }
-    }
-
     static func exportAll(_ store: TweetStore, format: ExportFormat, to url: URL, pageSize: Int = 2) async throws
         -> Data
     {
@@ -93,41 +36,41 @@ struct LosslessRoundTripTests {
     @Test func twarc2ExportReproducesEveryObjectAndItsTwarcBlock() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = Self.collect(pages: try Self.parse(LosslessFixture.jsonl))
+        let input = LosslessComparison.collect(pages: try LosslessComparison.parse(LosslessFixture.jsonl))
         let store = try await importedStore(folder, "first", from: LosslessFixture.jsonl)
         let exported = try await Self.exportAll(
             store, format: .twarc2JSONL, to: folder.appendingPathComponent("a.jsonl"))
-        let output = Self.collect(pages: try Self.parse(exported))
+        let output = LosslessComparison.collect(pages: try LosslessComparison.parse(exported))
 
         #expect(output.resultIDs.sorted() == input.resultIDs.sorted())
         #expect(Set(output.objects.keys) == Set(input.objects.keys))
         for (key, value) in output.objects {
             let expected = try #require(input.objects[key], "exported \(key) was never imported")
-            #expect(Self.differences(expected, value) == [], "\(key)")
+            #expect(LosslessComparison.differences(expected, value) == [], "\(key)")
         }
         for (id, block) in output.twarc {
-            #expect(Self.differences(try #require(input.twarc[id]), block) == [], "__twarc of \(id)")
+            #expect(LosslessComparison.differences(try #require(input.twarc[id]), block) == [], "__twarc of \(id)")
         }
     }
 
     @Test func flattenedExportReproducesEveryObject() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = Self.collect(pages: try Self.parse(LosslessFixture.jsonl))
+        let input = LosslessComparison.collect(pages: try LosslessComparison.parse(LosslessFixture.jsonl))
         let store = try await importedStore(folder, "first", from: LosslessFixture.jsonl)
         let exported = try await Self.exportAll(
             store, format: .flattenedJSONL, to: folder.appendingPathComponent("f.jsonl"))
-        let lines = try Self.parse(exported)
+        let lines = try LosslessComparison.parse(exported)
         #expect(lines.count == 6)
         var seen = Set<String>()
         for line in lines {
             let id = try #require(line["id"]?.string)
             // The merged-in objects are the imported ones.
             #expect(
-                Self.differences(
+                LosslessComparison.differences(
                     try #require(input.objects["user:" + (line["author_id"]?.string ?? "")]),
                     try #require(line["author"])) == [])
-            #expect(Self.differences(try #require(input.twarc[id]), try #require(line["__twarc"])) == [])
+            #expect(LosslessComparison.differences(try #require(input.twarc[id]), try #require(line["__twarc"])) == [])
             // Taken apart again, the line gives back exactly the imported objects.
             let originals = OriginalsExtractor.extract(value: line)
             var parts: [(String, OriginalJSON)] = originals.tweets.map { ("tweet:\($0.key)", $0.value) }
@@ -138,7 +81,7 @@ struct LosslessRoundTripTests {
             for (key, original) in parts {
                 seen.insert(key)
                 let expected = try #require(input.objects[key], "flattened \(key) was never imported")
-                #expect(Self.differences(expected, try #require(original.value)) == [], "\(key) in \(id)")
+                #expect(LosslessComparison.differences(expected, try #require(original.value)) == [], "\(key) in \(id)")
             }
         }
         #expect(seen == Set(input.objects.keys))

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTesting
 import Testing
 import TweetKit
 
@@ -174,6 +175,6 @@ struct OriginalsStoreTests {
         let a = try JSONParser.parse(Data(#"{"a":1,"b":{"c":[1,2]},"d":"x"}"#.utf8))
         let b = try JSONParser.parse(Data(#"{"b":{"c":[1,3]},"d":"x","e":false}"#.utf8))
         #expect(
-            LosslessRoundTripTests.differences(a, b) == ["lost .a", "invented .e", ".b.c[1]: int(2) became int(3)"])
+            LosslessComparison.differences(a, b) == ["lost .a", "invented .e", ".b.c[1]: int(2) became int(3)"])
     }
 }

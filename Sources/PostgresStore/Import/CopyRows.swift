@@ -73,8 +73,9 @@ struct TweetStreams: Sendable {
     /// Whether there is no tweet.
     var isEmpty: Bool { count == 0 }
 
-    /// Adds a tweet whose row `write` appends to `rows`, with its original if it has one.
-    mutating func add(id: Int64, original: [UInt8]?, row write: (inout BinaryCopyRows) -> Void) {
+    /// Adds a tweet whose row `write` appends to `rows`, with its original and the key of its `__twarc` block if it
+    /// has an original (a block is kept only beside one, as in the SQLite store).
+    mutating func add(id: Int64, original: [UInt8]?, twarc: Int64?, row write: (inout BinaryCopyRows) -> Void) {
         count += 1
         rows.startRow()
         write(&rows)
@@ -84,6 +85,7 @@ struct TweetStreams: Sendable {
         originals.startRow()
         originals.integer(id)
         originals.blob(original)
+        originals.integer(twarc)
         originals.endRow()
     }
 }
@@ -94,6 +96,8 @@ struct TweetRow {
     let tweet: Tweet
     let primary: Bool
     let original: [UInt8]?
+    /// The `TwarcBlockKey` of the `__twarc` block of the page the tweet came in, when it had one.
+    var twarc: Int64? = nil
 
     /// The columns of `tweets` that a batch's COPY fills, in order.
     static let columns =
@@ -101,7 +105,7 @@ struct TweetRow {
         + "text, extra, doc"
 
     /// The columns of `tweet_originals`, in order.
-    static let originalColumns = "id, original"
+    static let originalColumns = "id, original, twarc"
 
     /// The columns a search reads, in the order `tweet(from:)` expects.
     static let selected =
@@ -110,7 +114,7 @@ struct TweetRow {
 
     func append(to streams: inout TweetStreams, documents: inout DocumentVector) {
         let id = Int64(bitPattern: tweet.id.rawValue)
-        streams.add(id: id, original: original) { rows in
+        streams.add(id: id, original: original, twarc: twarc) { rows in
             rows.integer(id)
             rows.integer(tweet.authorID.map { Int64(bitPattern: $0.rawValue) })
             rows.integer(tweet.createdAt.map(TweetRecord.milliseconds))

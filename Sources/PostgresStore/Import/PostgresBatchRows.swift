@@ -2,8 +2,8 @@ import Foundation
 import TweetKit
 import TweetStore
 
-/// One batch of pages as the COPY text the writer sends: users, media and tweets, each de-duplicated and sorted by
-/// key, with the originals compressed.
+/// One batch of pages as the COPY text the writer sends: users, media, places and polls, `__twarc` blocks and tweets,
+/// each de-duplicated and sorted by key, with the originals compressed.
 ///
 /// Building it needs no connection, so an import builds the next batch on another thread while the server takes
 /// the current one (`PostgresStore.importJSONL`).
@@ -19,6 +19,11 @@ struct PostgresBatchRows: Sendable {
     private(set) var users: [UInt8] = []
     /// COPY rows for `media_staging`; empty when the batch has no media.
     private(set) var media: [UInt8] = []
+    /// COPY rows for `objects_staging` (`object_originals`): the places' and polls' originals, one per key,
+    /// compressed; empty when the batch has none.
+    private(set) var objects: [UInt8] = []
+    /// COPY rows for `twarc_staging` (`twarc_blocks`): each distinct `__twarc` block of the batch with its key.
+    private(set) var twarcBlocks: [UInt8] = []
     /// Binary COPY rows of the tweets to upsert through `tweets_staging` (`TweetRow.columns`), and of their
     /// originals (`TweetRow.originalColumns`); empty when there are none.
     private(set) var tweets = TweetStreams()
@@ -58,17 +63,35 @@ struct PostgresBatchRows: Sendable {
         }
         var users: [UserID: (User, OriginalJSON?)] = [:]
         var media: [String: (Media, [UInt8]?)] = [:]
+        var objects: [ObjectKey: [UInt8]] = [:]
+        var blocks: [Int64: [UInt8]] = [:]
+        func key(of block: OriginalJSON?) -> Int64? {
+            guard let block else { return nil }
+            let key = TwarcBlockKey.key(block.bytes)
+            blocks[key] = block.bytes
+            return key
+        }
         for page in pages {
             let originals = page.originals
-            for tweet in page.includedTweets {
-                keep(TweetRow(tweet: tweet, primary: false, original: compressed(originals.tweets[tweet.id])))
+            // One key per page, shared by its tweets; a page gathered from the store names blocks per tweet.
+            let pageTwarc = key(of: originals.twarc)
+            var tweetTwarc: [TweetID: Int64] = [:]
+            for (id, block) in originals.tweetTwarc { tweetTwarc[id] = key(of: block) }
+            func row(_ tweet: Tweet, primary: Bool) -> TweetRow {
+                TweetRow(
+                    tweet: tweet, primary: primary, original: compressed(originals.tweets[tweet.id]),
+                    twarc: tweetTwarc[tweet.id] ?? pageTwarc)
             }
-            for tweet in page.tweets {
-                keep(TweetRow(tweet: tweet, primary: true, original: compressed(originals.tweets[tweet.id])))
-            }
+            for tweet in page.includedTweets { keep(row(tweet, primary: false)) }
+            for tweet in page.tweets { keep(row(tweet, primary: true)) }
             for user in page.users { users[user.id] = (user, originals.users[user.id]) }
             for item in page.media { media[item.mediaKey] = (item, compressed(originals.media[item.mediaKey])) }
+            // The newer copy of a place or poll wins, as in the SQLite store.
+            for (id, place) in originals.places { objects[ObjectKey(kind: .place, key: id)] = compressed(place) }
+            for (id, poll) in originals.polls { objects[ObjectKey(kind: .poll, key: id)] = compressed(poll) }
         }
+        self.objects = Self.objectRows(objects)
+        self.twarcBlocks = Self.twarcRows(blocks)
         // A user's original is compressed only when it is written: most of a batch's users were, by the batches
         // before.
         var written: [(User, [UInt8]?)] = []
@@ -120,6 +143,29 @@ struct PostgresBatchRows: Sendable {
         return rows.bytes
     }
 
+    private static func objectRows(_ objects: [ObjectKey: [UInt8]]) -> [UInt8] {
+        var rows = CopyRows()
+        for (object, original) in objects.sorted(by: {
+            ($0.key.kind.rawValue, $0.key.key) < ($1.key.kind.rawValue, $1.key.key)
+        }) {
+            rows.integer(object.kind.rawValue)
+            rows.text(object.key)
+            rows.blob(original)
+            rows.endRow()
+        }
+        return rows.bytes
+    }
+
+    private static func twarcRows(_ blocks: [Int64: [UInt8]]) -> [UInt8] {
+        var rows = CopyRows()
+        for (key, body) in blocks.sorted(by: { $0.key < $1.key }) {
+            rows.integer(key)
+            rows.blob(body)
+            rows.endRow()
+        }
+        return rows.bytes
+    }
+
     private static func mediaRows(_ media: [(Media, [UInt8]?)]) -> [UInt8] {
         var rows = CopyRows()
         for (item, original) in media {
@@ -135,4 +181,10 @@ struct PostgresBatchRows: Sendable {
         }
         return rows.bytes
     }
+}
+
+/// A place's or poll's key in `object_originals`.
+private struct ObjectKey: Hashable {
+    let kind: PostgresSchema.ObjectKind
+    let key: String
 }

@@ -40,6 +40,8 @@ struct PostgresWriter {
         }
         if !batch.users.isEmpty { try upsertUsers(batch.users) }
         if !batch.media.isEmpty { try upsertMedia(batch.media) }
+        if !batch.objects.isEmpty { try upsertObjects(batch.objects) }
+        if !batch.twarcBlocks.isEmpty { try storeTwarcBlocks(batch.twarcBlocks) }
         guard !batch.tweets.isEmpty || !batch.unseen.isEmpty else { return 0 }
         var staged = [batch.tweets]
         var collectionIDs: [Int64] = []
@@ -123,9 +125,10 @@ struct PostgresWriter {
             "WITH written AS (INSERT INTO tweets(\(columns)) SELECT \(columns) FROM tweets_staging "
                 + "ON CONFLICT (id) DO UPDATE SET \(updates.joined(separator: ", ")) "
                 + "WHERE (tweets.flags & 128) <> 0 OR (EXCLUDED.flags & 128) = 0 RETURNING id) "
-                + "INSERT INTO tweet_originals(id, original) SELECT o.id, o.original FROM originals_staging o "
-                + "JOIN written w ON w.id = o.id "
-                + "ON CONFLICT (id) DO UPDATE SET original = EXCLUDED.original", doing: "importing")
+                + "INSERT INTO tweet_originals(id, original, twarc) SELECT o.id, o.original, o.twarc "
+                + "FROM originals_staging o JOIN written w ON w.id = o.id "
+                + "ON CONFLICT (id) DO UPDATE SET original = EXCLUDED.original, twarc = EXCLUDED.twarc",
+            doing: "importing")
         return known
     }
 
@@ -135,9 +138,41 @@ struct PostgresWriter {
                 "CREATE TEMPORARY TABLE IF NOT EXISTS \(table)_staging (LIKE \(table) INCLUDING DEFAULTS) "
                     + "ON COMMIT DELETE ROWS", doing: "preparing an import")
         }
+        for (staging, table) in [
+            ("originals_staging", "tweet_originals"), ("objects_staging", "object_originals"),
+            ("twarc_staging", "twarc_blocks"),
+        ] {
+            try connection.execute(
+                "CREATE TEMPORARY TABLE IF NOT EXISTS \(staging) (LIKE \(table)) ON COMMIT DELETE ROWS",
+                doing: "preparing an import")
+        }
+    }
+
+    /// Upserts places' and polls' originals; the newer copy wins, as in the SQLite store.
+    private func upsertObjects(_ rows: [UInt8]) throws {
+        try connection.copy("COPY objects_staging(kind, key, original) FROM STDIN", data: rows)
         try connection.execute(
-            "CREATE TEMPORARY TABLE IF NOT EXISTS originals_staging (LIKE tweet_originals) ON COMMIT DELETE ROWS",
-            doing: "preparing an import")
+            "INSERT INTO object_originals(kind, key, original) SELECT kind, key, original FROM objects_staging "
+                + "ON CONFLICT (kind, key) DO UPDATE SET original = EXCLUDED.original", doing: "importing")
+    }
+
+    /// Stores the batch's `__twarc` blocks that are new, then checks that every block already stored under one of
+    /// the batch's keys is the same block: a different one (two blocks whose `TwarcBlockKey`s collide) stops the
+    /// batch, which rolls back, rather than attach a wrong block to the batch's tweets.
+    private func storeTwarcBlocks(_ rows: [UInt8]) throws {
+        try connection.copy("COPY twarc_staging(id, body) FROM STDIN", data: rows)
+        try connection.execute(
+            "INSERT INTO twarc_blocks(id, body) SELECT id, body FROM twarc_staging ON CONFLICT (id) DO NOTHING",
+            doing: "importing")
+        let different =
+            try connection.scalar(
+                "SELECT count(*) FROM twarc_staging s JOIN twarc_blocks b ON b.id = s.id WHERE b.body <> s.body",
+                doing: "importing") ?? 0
+        guard different == 0 else {
+            throw PostgresError(
+                .internalFailure, address: connection.address,
+                detail: "storing __twarc blocks (two different ones have the same key, so this batch was not stored)")
+        }
     }
 
     private func upsertUsers(_ rows: [UInt8]) throws {
