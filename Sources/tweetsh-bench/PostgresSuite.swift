@@ -7,9 +7,11 @@ import TweetStore
 /// The `pg` suite: the same generated twarc2 JSONL imported into the SQLite store and into a PostgreSQL store, then
 /// the store suite's 20-query mix on each, alone and from several clients at once, side by side in one run.
 ///
-/// Usage: `tweetsh-bench pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database] [--import-only]`
-/// (default 1,000,000 tweets, 8 clients). `--import-only` measures the PostgreSQL import and its disk alone (no SQLite
-/// side, no query mix), so import changes can be compared, or the server profiled, run after run.
+/// Usage: `tweetsh-bench pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database] [--import-only]
+/// [--per-query]` (default 1,000,000 tweets, 8 clients). `--import-only` measures the PostgreSQL import and its disk
+/// alone (no SQLite side, no query mix), so import changes can be compared, or the server profiled, run after run.
+/// `--per-query` adds each query's own first-page p50 to the single-client figures, to find the query a plan change
+/// slowed.
 /// Without `--url` (a superuser's `postgresql://user@host:port`, no database) it uses the server that
 /// `TWEETSH_TEST_PG_URL` names, or else starts a throwaway cluster as the PostgreSQL tests do. Each run imports into a
 /// new database, which is dropped at the end unless `--keep-database` is given.
@@ -25,9 +27,12 @@ enum PostgresSuite: BenchSuite {
         var keepDatabase = false
         /// Stops after the PostgreSQL import's figures.
         var importOnly = false
+        /// Adds each query's p50 to the single-client figures.
+        var perQuery = false
     }
 
-    static let usage = "pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database] [--import-only]"
+    static let usage =
+        "pg [tweets] [--dir PATH] [--url URL] [--clients N] [--keep-database] [--import-only] [--per-query]"
 
     static func run(arguments: [String]) throws -> [Figure] {
         var url: String?
@@ -49,10 +54,11 @@ enum PostgresSuite: BenchSuite {
             }
         }
         let corpus = try BenchCorpusFolder(
-            arguments: corpusArguments, suite: name, flags: ["--keep-database", "--import-only"], usage: usage)
+            arguments: corpusArguments, suite: name, flags: ["--keep-database", "--import-only", "--per-query"],
+            usage: usage)
         let options = Options(
             corpus: corpus, url: url, clients: clients, keepDatabase: corpus.flags.contains("--keep-database"),
-            importOnly: corpus.flags.contains("--import-only"))
+            importOnly: corpus.flags.contains("--import-only"), perQuery: corpus.flags.contains("--per-query"))
         return try corpus.withFolder { try StoreSuite.blocking { try await measure(options) } }
     }
 
@@ -70,6 +76,15 @@ enum PostgresSuite: BenchSuite {
         let jsonl = options.corpus.jsonl
         let mix = StoreQuery.mix(corpus)
         let count = options.corpus.count
+        // `firstPages` returns each query's `runs` samples in the mix's order.
+        func addPerQuery(_ label: String, _ samples: [Double], runs: Int) {
+            for (index, query) in mix.enumerated() {
+                let own = Array(samples[(index * runs)..<min(samples.count, (index + 1) * runs)])
+                add(
+                    "\(label)-q-\(query.id)-p50", StoreSuite.percentile(own, 0.5), "ms",
+                    "\(label): first page of \(query.id) (\(query.text))")
+            }
+        }
 
         // SQLite first, in a file of its own beside the JSONL.
         let database = options.corpus.folder.appendingPathComponent("pg-suite-side.sqlite")
@@ -131,6 +146,7 @@ enum PostgresSuite: BenchSuite {
             add(
                 "pg-after-import-first-page-p99", StoreSuite.percentile(samples, 0.99), "ms",
                 "pg: first page, mix, right after the import (before VACUUM ANALYZE)")
+            if options.perQuery { addPerQuery("pg-after-import", samples, runs: 5) }
         }
         let vacuum = try PGConnection(conninfo: address)
         try vacuum.execute("VACUUM ANALYZE")
@@ -146,6 +162,7 @@ enum PostgresSuite: BenchSuite {
             let samples = try await firstPages(source, mix: mix, runs: 10)
             add("\(label)-first-page-p50", StoreSuite.percentile(samples, 0.5), "ms", "\(label): first page, mix")
             add("\(label)-first-page-p99", StoreSuite.percentile(samples, 0.99), "ms", "\(label): first page, mix")
+            if options.perQuery { addPerQuery(label, samples, runs: 10) }
         }
 
         // Several clients at once, each with its own store (its own connection), the mix five times each.
