@@ -115,7 +115,8 @@ struct PostgresShapeImport {
         readerProblems = []
         let codec = self.codec
         let ledger = self.ledger
-        decoder.async { batch.fulfil(Self.decode(chunk, codec: codec, ledger: ledger)) }
+        let decoded = batch.decoded
+        decoder.async { decoded.fulfil(Self.decode(chunk, codec: codec, ledger: ledger)) }
         inFlight.append(batch)
         // Two batches decoded ahead keep both cores busy; waiting here keeps memory at three batches.
         while inFlight.count > 2 { try write(inFlight.removeFirst()) }
@@ -154,46 +155,28 @@ struct PostgresShapeImport {
                 errors: state.errors))
     }
 
-    /// Decodes one batch's records and builds its rows. A record that is valid JSON but no tweets (a page of users)
-    /// is named, not counted as malformed, as in the SQLite store; one that does not decode is counted, and the first
-    /// ones are kept with their line.
+    /// Decodes one batch's records (as the SQLite store does, `DecodedRecords`) and builds its rows.
     private static func decode(
         _ records: [(line: Int, data: Data)], codec: OriginalsCodec, ledger: PostgresImportLedger
-    ) -> DecodedRecords {
-        var decoded = DecodedRecords()
-        var pages: [Page] = []
-        for record in records {
-            do {
-                if let page = try CollectionLineDecoder.decode(line: record.data, keepOriginals: true) {
-                    pages.append(page)
-                    decoded.tweets += page.tweets.count
-                    if page.tweets.isEmpty, !page.users.isEmpty {
-                        decoded.notTweets[TweetStore.nonTweetName(record.data) ?? "a user", default: 0] += 1
-                    }
-                } else {
-                    decoded.skipped += 1
-                }
-            } catch {
-                if let name = TweetStore.nonTweetName(record.data) {
-                    decoded.notTweets[name, default: 0] += 1
-                } else {
-                    decoded.errors += 1
-                    if decoded.problems.count < TweetStore.reportedProblems {
-                        decoded.problems.append(
-                            ImportProblem(
-                                line: record.line, message: String(describing: error),
-                                excerpt: String(decoding: record.data.prefix(200), as: UTF8.self)))
-                    }
-                }
-            }
+    ) -> DecodedShapeBatch {
+        let decoded = DecodedRecords.decode(records.lazy.map { ($0.line, $0.data) }) { data in
+            try CollectionLineDecoder.decode(line: data, keepOriginals: true)
         }
-        decoded.rows = PostgresBatchRows(pages, codec: codec, ledger: ledger)
-        return decoded
+        var result = DecodedShapeBatch()
+        result.rows = PostgresBatchRows(decoded.pages, codec: codec, ledger: ledger)
+        result.tweets = decoded.tweets
+        result.skipped = decoded.skipped
+        result.notTweets = decoded.notTweets
+        result.errors = decoded.failures.count
+        result.problems = decoded.failures.prefix(TweetStore.reportedProblems).map {
+            ImportProblem(line: $0.line, message: $0.message, excerpt: $0.excerpt)
+        }
+        return result
     }
 }
 
 /// One batch's rows and what its decoding found.
-private struct DecodedRecords: Sendable {
+private struct DecodedShapeBatch: Sendable {
     var rows = PostgresBatchRows()
     /// Result tweets in the batch's pages.
     var tweets = 0
@@ -206,39 +189,16 @@ private struct DecodedRecords: Sendable {
     var notTweets: [String: Int] = [:]
 }
 
-/// A batch handed to the decoding queue: where the reader stood after its last record, what the reader itself
-/// found wrong in it, and its rows once they are built.
-///
-/// Unchecked: `decoded` is written once by the decoding queue before `ready` is signalled and read only after
-/// `wait()` returns, so the semaphore orders the two; every other property is a constant.
-private final class ShapeBatch: @unchecked Sendable {
+/// A batch handed to the decoding queue: where the reader stood after its last record, what the reader itself found
+/// wrong in it, and its rows once they are built.
+private struct ShapeBatch {
     let offset: Int64
     let line: Int
     let position: UInt64
     let finished: Bool
     let readerErrors: Int
     let readerProblems: [ImportProblem]
-    private let ready = DispatchSemaphore(value: 0)
-    private var decoded: DecodedRecords?
+    let decoded = DecodedLater(fallback: DecodedShapeBatch())
 
-    init(
-        offset: Int64, line: Int, position: UInt64, finished: Bool, readerErrors: Int, readerProblems: [ImportProblem]
-    ) {
-        self.offset = offset
-        self.line = line
-        self.position = position
-        self.finished = finished
-        self.readerErrors = readerErrors
-        self.readerProblems = readerProblems
-    }
-
-    func fulfil(_ batch: DecodedRecords) {
-        decoded = batch
-        ready.signal()
-    }
-
-    func wait() -> DecodedRecords {
-        ready.wait()
-        return decoded ?? DecodedRecords()
-    }
+    func wait() -> DecodedShapeBatch { decoded.wait() }
 }

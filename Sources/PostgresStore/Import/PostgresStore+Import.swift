@@ -96,8 +96,9 @@ extension PostgresStore {
                 let batch = PendingBatch(lineCount: lines.count, endOffset: endOffset, isLast: isLast)
                 let firstLine = submittedLines + 1
                 submittedLines += lines.count
+                let decoded = batch.decoded
                 decoder.async {
-                    batch.fulfil(
+                    decoded.fulfil(
                         Self.decode(lines, firstLine: firstLine, decodeLine: decodeLine, codec: codec, ledger: ledger))
                 }
                 inFlight.append(batch)
@@ -201,31 +202,13 @@ private struct DecodedBatch: Sendable {
 }
 
 /// A batch handed to the decoding queue: where it ends in the file, and its rows once they are built.
-///
-/// Unchecked: `decoded` is written once by the decoding queue before `ready` is signalled and read only after
-/// `wait()` returns, so the semaphore orders the two.
-private final class PendingBatch: @unchecked Sendable {
+private struct PendingBatch {
     let lineCount: Int
     let endOffset: Int64
     let isLast: Bool
-    private let ready = DispatchSemaphore(value: 0)
-    private var decoded: DecodedBatch?
+    let decoded = DecodedLater(fallback: DecodedBatch(rows: PostgresBatchRows(), errors: 0))
 
-    init(lineCount: Int, endOffset: Int64, isLast: Bool) {
-        self.lineCount = lineCount
-        self.endOffset = endOffset
-        self.isLast = isLast
-    }
-
-    func fulfil(_ batch: DecodedBatch) {
-        decoded = batch
-        ready.signal()
-    }
-
-    func wait() -> DecodedBatch {
-        ready.wait()
-        return decoded ?? DecodedBatch(rows: PostgresBatchRows(), errors: 0)
-    }
+    func wait() -> DecodedBatch { decoded.wait() }
 }
 
 /// The `imports` row of one file: how far its import got, committed with each batch.

@@ -58,38 +58,14 @@ extension TweetStore {
     }
 
     /// Decodes records and prepares their pages for the writer; runs in a child task, in parallel with the other half.
-    ///
-    /// A record the decoder rejects is named when it is recognisably something other than tweets (a page of users),
-    /// and counted as malformed otherwise.
     static func decode(
         _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?,
         codec: OriginalsCodec
     ) async -> DecodedLines {
-        var result = DecodedLines()
-        var pages: [Page] = []
-        for line in lines {
-            do {
-                if let page = try decodeLine(line.data) {
-                    pages.append(page)
-                    result.tweets += page.tweets.count
-                    if page.tweets.isEmpty, !page.users.isEmpty {
-                        result.notTweets[Self.nonTweetName(line.data) ?? "a user", default: 0] += 1
-                    }
-                } else {
-                    result.skipped += 1
-                }
-            } catch {
-                if let name = Self.nonTweetName(line.data) {
-                    result.notTweets[name, default: 0] += 1
-                } else {
-                    result.failures.append(
-                        (line.number, String(describing: error), String(decoding: line.data.prefix(200), as: UTF8.self))
-                    )
-                }
-            }
-        }
-        result.batch = PreparedBatch(pages, codec: codec)
-        return result
+        let decoded = DecodedRecords.decode(lines, decodeLine)
+        return DecodedLines(
+            batch: PreparedBatch(decoded.pages, codec: codec), tweets: decoded.tweets, skipped: decoded.skipped,
+            failures: decoded.failures, notTweets: decoded.notTweets)
     }
 
     /// What a record holds when it is valid JSON but not tweets; nil otherwise.
