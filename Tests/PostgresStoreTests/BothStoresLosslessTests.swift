@@ -6,6 +6,8 @@ import Testing
 import TweetKit
 import TweetStore
 
+@testable import PostgresStore
+
 /// The lossless round trip on both stores: a twarc2 collection in every shape the contract describes (places, polls,
 /// media variants, edits, withheld content, note tweets, URL details, two `__twarc` blocks) is imported, exported in
 /// twarc2 and flattened JSON Lines, and compared object by object with what came in; an export imported into a new
@@ -103,5 +105,31 @@ struct BothStoresLosslessTests {
         defer { second.close() }
         let again = try await Self.exportAll(second, .twarc2JSONL, other)
         #expect(String(decoding: again, as: UTF8.self) == String(decoding: twarc, as: UTF8.self), "\(kind)")
+    }
+    /// A stored `__twarc` block under the key of a different one (a hash collision, made by hand) stops the import
+    /// with a message, and none of its tweets is stored with the wrong block.
+    @Test func aBlockWhoseKeyHoldsAnotherBlockStopsTheImport() async throws {
+        let folder = TemporaryDirectory(prefix: "tweetsh-lossless-collision")
+        let file = URL(fileURLWithPath: folder.file("collection.jsonl"))
+        try LosslessFixture.jsonl.write(to: file)
+        let (first, firstURL) = try PostgresFixtures.store()
+        defer { first.close() }
+        _ = try await first.importJSON(from: .file(file), collection: nil, progress: nil)
+        let keys = try PGConnection(conninfo: firstURL).rows("SELECT id FROM twarc_blocks ORDER BY id") { $0.int64(0) }
+        #expect(keys.count == 2, "one block per page")
+
+        let (second, secondURL) = try PostgresFixtures.store()
+        defer { second.close() }
+        let admin = try PGConnection(conninfo: secondURL)
+        try admin.execute(
+            "INSERT INTO twarc_blocks(id, body) VALUES ($1, convert_to('{\"url\":\"elsewhere\"}', 'UTF8'))",
+            [.integer(keys[0])])
+        await #expect {
+            _ = try await second.importJSON(from: .file(file), collection: nil, progress: nil)
+        } throws: { error in
+            "\(error)".contains("two different ones have the same key")
+        }
+        #expect(try admin.scalar("SELECT count(*) FROM tweets") == 0)
+        #expect(try admin.scalar("SELECT count(*) FROM twarc_blocks") == 1)
     }
 }

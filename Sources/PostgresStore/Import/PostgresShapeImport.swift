@@ -7,8 +7,8 @@ import TweetStore
 ///
 /// Pipelined as `importJSONL` is for plain files: this thread reads and decompresses the input, one serial queue
 /// decodes each batch and builds its rows up to two batches ahead, and the batch before is written meanwhile. Before,
-/// reading, decoding and writing took turns on one thread, and a compressed file imported at two thirds of a plain
-/// one's rate. A batch's counts and problems join the import's state only when that batch is written, so each
+/// reading, decoding and writing took turns on one thread, and a compressed file took one and a half to two times a
+/// plain one's time. A batch's counts and problems join the import's state only when that batch is written, so each
 /// committed `imports` row describes exactly the records committed with it.
 struct PostgresShapeImport {
     let connection: PGConnection

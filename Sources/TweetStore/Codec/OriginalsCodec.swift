@@ -1,6 +1,5 @@
 import CZstd
 import Foundation
-import Synchronization
 import TweetKit
 
 /// Compresses the originals the store keeps (tweet, user, media, place and poll JSON) with Debian's libzstd and a
@@ -79,7 +78,27 @@ package final class OriginalsCodec: Sendable {
         var decompressors: [Context] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
+
+    /// The codec's state behind an `NSLock` (a `pthread_mutex_t`). An import's decoding threads share the codec, and
+    /// ThreadSanitizer cannot see the futex inside `Synchronization.Mutex`, so under it every pool access read as a
+    /// race (docs/stream-core.md, "Threads").
+    ///
+    /// Unchecked: `value` is only reached through `withLock`, under `lock`.
+    private final class LockedState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: State
+
+        init(_ value: State) {
+            self.value = value
+        }
+
+        func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(&value)
+        }
+    }
 
     /// The dictionary new objects are compressed with, if one has been trained.
     var currentDictionary: Dictionary? { state.withLock { $0.current } }
