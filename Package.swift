@@ -92,9 +92,13 @@ let package = Package(
         ),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "StreamTesting", "StreamFoundation"]),
+        // The thread-safety stress tests, a target of their own so that ThreadSanitizer's pass builds them without the
+        // rest of StreamCore's suite (scripts/sanitizers.sh).
+        .testTarget(name: "StreamCoreConcurrencyTests", dependencies: ["StreamCore", "StreamTesting"]),
         .testTarget(name: "StreamFoundationTests", dependencies: ["StreamFoundation", "StreamTesting"]),
         .testTarget(name: "StreamTestingTests", dependencies: ["StreamTesting"]),
-        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTesting"]),
+        // The pseudo-terminal tests spawn lineeditor-demo, so it is built with them.
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTesting", "lineeditor-demo"]),
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
         .testTarget(
             name: "TweetStoreTests", dependencies: ["TweetStore", "StoreTesting", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
@@ -122,4 +126,28 @@ let sharedSwiftSettings: [SwiftSetting] = [
 ]
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + sharedSwiftSettings
+}
+
+/// `TWEETSH_TEST_TARGETS=A,B` keeps only those test targets and what they depend on, and drops every product that
+/// needs something else. scripts/sanitizers.sh sets it: each sanitizer pass runs a few test targets, and building the
+/// rest of the package under a sanitizer cost CI minutes for tests it never ran (docs/reliability.md, "What CI runs").
+if let kept = Context.environment["TWEETSH_TEST_TARGETS"], !kept.isEmpty {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed = Set<String>()
+    var pending = kept.split(separator: ",").map(String.init)
+    while let name = pending.popLast() {
+        guard needed.insert(name).inserted, let target = byName[name] else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            case .productItem: break
+            @unknown default: break
+            }
+        }
+    }
+    package.targets = package.targets.filter { needed.contains($0.name) }
+    package.products = package.products.filter { product in
+        let targets = (product as? Product.Executable)?.targets ?? (product as? Product.Library)?.targets ?? []
+        return targets.allSatisfy(needed.contains)
+    }
 }

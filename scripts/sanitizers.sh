@@ -7,6 +7,8 @@
 #          connection queue and cancelled imports (scratch .build-tsan).
 # address: AddressSanitizer over the store and LineEditor tests (scratch .build-asan).
 # TSAN_FILTER / ASAN_FILTER replace a pass's test filter (e.g. TSAN_FILTER=StreamCoreTests for all of StreamCore).
+# Each pass builds only the test targets it runs (TWEETSH_TEST_TARGETS, read by Package.swift): TSAN_TARGETS /
+# ASAN_TARGETS name them, comma-separated. With a filter of your own and no target list, the whole package is built.
 # A filter that matches no test fails the pass (exit 2): a run that checks nothing must not pass.
 # Each pass has its own scratch path so it never invalidates the normal .build. Logs go to .build-sanitizer-logs/<pass>.log.
 set -uo pipefail
@@ -34,15 +36,22 @@ for pass in "${passes[@]}"; do
     case "$pass" in
         thread)
             scratch=.build-tsan
-            filter="${TSAN_FILTER:-StreamCoreTests\.Stress|TweetShellTests\.(SearchViewModelTests|LiveViewModelTests)|PostgresStoreTests\.(PostgresConnectionQueueTests|PostgresCancelledImportTests)}" ;;
+            filter="${TSAN_FILTER:-StreamCoreConcurrencyTests|TweetShellTests\.(SearchViewModelTests|LiveViewModelTests)|PostgresStoreTests\.(PostgresConnectionQueueTests|PostgresCancelledImportTests)}"
+            targets=StreamCoreConcurrencyTests,TweetShellTests,PostgresStoreTests
+            [[ -z "${TSAN_FILTER:-}" ]] || targets=""
+            targets="${TSAN_TARGETS:-$targets}" ;;
         address)
             scratch=.build-asan
-            filter="${ASAN_FILTER:-TweetStoreTests|LineEditorTests}" ;;
+            filter="${ASAN_FILTER:-TweetStoreTests|LineEditorTests}"
+            targets=TweetStoreTests,LineEditorTests
+            [[ -z "${ASAN_FILTER:-}" ]] || targets=""
+            targets="${ASAN_TARGETS:-$targets}" ;;
         *) echo "sanitizers: unknown pass '$pass' (thread or address)" >&2; exit 2 ;;
     esac
     log="$out/$pass.log"
     start=$(date +%s)
-    swift test --sanitize="$pass" --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1
+    # Only the test targets the pass runs, and what they need, are built under the sanitizer (Package.swift).
+    TWEETSH_TEST_TARGETS="$targets" swift test --sanitize="$pass" --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1
     code=$?
     seconds=$(( $(date +%s) - start ))
     reports=$(grep -cE 'WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer' "$log")
