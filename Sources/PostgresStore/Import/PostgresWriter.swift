@@ -132,20 +132,18 @@ struct PostgresWriter {
         return known
     }
 
+    /// Creates the session's staging tables where they do not exist yet, in one round trip: a batch used to send
+    /// six statements for this. They stay per batch rather than once per connection, because a batch that rolls back
+    /// in the transaction that created them takes them away with it.
     private func createStaging() throws {
-        for table in ["tweets", "users", "media"] {
-            try connection.execute(
-                "CREATE TEMPORARY TABLE IF NOT EXISTS \(table)_staging (LIKE \(table) INCLUDING DEFAULTS) "
-                    + "ON COMMIT DELETE ROWS", doing: "preparing an import")
+        let likeWithDefaults = ["tweets", "users", "media"].map {
+            "CREATE TEMPORARY TABLE IF NOT EXISTS \($0)_staging (LIKE \($0) INCLUDING DEFAULTS) ON COMMIT DELETE ROWS;"
         }
-        for (staging, table) in [
+        let like = [
             ("originals_staging", "tweet_originals"), ("objects_staging", "object_originals"),
             ("twarc_staging", "twarc_blocks"),
-        ] {
-            try connection.execute(
-                "CREATE TEMPORARY TABLE IF NOT EXISTS \(staging) (LIKE \(table)) ON COMMIT DELETE ROWS",
-                doing: "preparing an import")
-        }
+        ].map { "CREATE TEMPORARY TABLE IF NOT EXISTS \($0.0) (LIKE \($0.1)) ON COMMIT DELETE ROWS;" }
+        try connection.executeScript((likeWithDefaults + like).joined(separator: "\n"), doing: "preparing an import")
     }
 
     /// Upserts places' and polls' originals; the newer copy wins, as in the SQLite store.
