@@ -13,6 +13,18 @@ final class ScriptedRunTests: XCTestCase {
         XCTAssertFalse(run.standardError.contains("\u{1B}"), "no spinner or colour on a pipe")
     }
 
+    func testEachDashCRunsAfterTheOneBefore() throws {
+        // The second -c used to replace the first without a word, so `show 3` ran with no results.
+        let run = try Tweetsh().run(["-c", "search swift; more", "-c", "show 3", "-c", "show 99"])
+        XCTAssertEqual(run.status, 1, "the last command fails: there is no result 99")
+        XCTAssertTrue(run.standardOutput.contains("21 @"), run.standardOutput)
+        XCTAssertTrue(run.standardOutput.contains("#3 "), run.standardOutput)
+        XCTAssertFalse(run.standardError.contains("search first"), run.standardError)
+        // A quote left open in one -c stays inside it.
+        let quoted = try Tweetsh().run(["-c", "search \"open", "-c", "search swift"])
+        XCTAssertTrue(quoted.standardOutput.contains(" 1 @"), quoted.standardOutput + quoted.standardError)
+    }
+
     func testPipedScriptHasNoPromptsOrEscapes() throws {
         let run = try Tweetsh().run([], input: "search swift\nshow 1\n# a comment\nformat detail\nmore\n")
         XCTAssertEqual(run.status, 0, run.standardError)

@@ -4,7 +4,11 @@ import XCTest
 
 final class LaunchOptionsTests: XCTestCase {
     func testScriptAndOneShotForms() throws {
-        XCTAssertEqual(try LaunchOptions.parse(["-c", "search swift; more"]).script, "search swift; more")
+        XCTAssertEqual(try LaunchOptions.parse(["-c", "search swift; more"]).scripts, ["search swift; more"])
+        // A second -c adds its commands after the first one's; it used to replace them without a word.
+        XCTAssertEqual(
+            try LaunchOptions.parse(["-c", "search swift", "--json", "-c", "show 1"]).scripts,
+            ["search swift", "show 1"])
         let oneShot = try LaunchOptions.parse(["search", "swift", "lang:en", "--json"])
         XCTAssertEqual(oneShot.oneShot, ["search", "swift", "lang:en"])
         XCTAssertTrue(oneShot.json)
@@ -30,5 +34,6 @@ final class LaunchOptionsTests: XCTestCase {
         XCTAssertThrowsError(try LaunchOptions.parse(["--bogus"]))
         XCTAssertThrowsError(try LaunchOptions.parse(["-c"]))
         XCTAssertThrowsError(try LaunchOptions.parse(["-c", "more", "search", "x"]))
+        XCTAssertThrowsError(try LaunchOptions.parse(["-c", "more", "-c"]))
     }
 }

@@ -58,7 +58,7 @@ public enum TweetshApp {
         }
         if options.json { config.format = .json }
         let stdinIsTerminal = TerminalSize.isTerminal(STDIN_FILENO)
-        let interactive = options.script == nil && options.oneShot == nil && stdinIsTerminal
+        let interactive = options.scripts.isEmpty && options.oneShot == nil && stdinIsTerminal
         let style = Style.resolve(
             choice: options.color ?? (config.color == "auto" ? nil : config.color),
             environment: environment, isTerminal: TerminalSize.isTerminal(STDOUT_FILENO))
@@ -136,9 +136,11 @@ public enum TweetshApp {
             authenticator: authenticator, config: config, environment: environment,
             history: history, isInteractive: interactive, width: options.width, credentials: credentials)
 
-        if let script = options.script {
+        if !options.scripts.isEmpty {
             let reader = stdinIsTerminal ? nil : PipedLineReader()
-            return await Repl(session: session, reader: reader).runScript(CommandWords.statements(script))
+            // Each `-c` is split on its own, so a quote left open in one never swallows the next.
+            return await Repl(session: session, reader: reader).runScript(
+                options.scripts.flatMap(CommandWords.statements))
         }
         if let arguments = options.oneShot {
             let reader = stdinIsTerminal ? nil : PipedLineReader()

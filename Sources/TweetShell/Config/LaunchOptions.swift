@@ -1,7 +1,8 @@
 /// How tweetsh was started: `tweetsh [options] [-c "cmd; cmd"] [command words…]`.
 public struct LaunchOptions: Equatable, Sendable {
-    /// Commands from `-c`, run in order, then exit.
-    public var script: String?
+    /// The text of each `-c`, in the order given: their commands run one after another, then tweetsh exits. A second
+    /// `-c` adds to the first, as in psql, instead of silently replacing it.
+    public var scripts: [String] = []
     /// A one-shot command from the remaining words (`tweetsh search swift --json`), as the user's shell split them:
     /// they are never re-split or re-quoted, so `tweetsh search '"open data"'` keeps its quotes and `'a;b'` its `;`.
     public var oneShot: [String]?
@@ -26,7 +27,7 @@ public struct LaunchOptions: Equatable, Sendable {
     /// The usage text for `--help` and usage errors.
     public static let usage = """
         usage: tweetsh [--color auto|always|never] [--source x|local] [--store PATH|postgresql://…] [--config PATH]
-                       [--json] [--width N] [-c "command; command…" | command words…]
+                       [--json] [--width N] [-c "command; command…" [-c …] | command words…]
                tweetsh store init postgresql://owner@host/db [--importer NAME] [--reader NAME]
 
           tweetsh                      interactive shell (reads commands from stdin when it is not a terminal)
@@ -59,7 +60,7 @@ public struct LaunchOptions: Equatable, Sendable {
             }
             switch argument {
             case "-c":
-                options.script = try value(after: "-c")
+                options.scripts.append(try value(after: "-c"))
             case "--color", "--colour":
                 let choice = try value(after: argument).lowercased()
                 guard ["auto", "always", "never"].contains(choice) else {
@@ -95,7 +96,7 @@ public struct LaunchOptions: Equatable, Sendable {
             index += 1
         }
         if !rest.isEmpty {
-            if options.script != nil { throw CommandError("give either -c or a command, not both") }
+            if !options.scripts.isEmpty { throw CommandError("give either -c or a command, not both") }
             options.oneShot = rest
         }
         return options
