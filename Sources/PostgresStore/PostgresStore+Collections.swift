@@ -25,7 +25,7 @@ extension PostgresStore {
 
     /// Deletes a collection in one transaction: its tweets that no other collection holds leave the store, the rest
     /// stay with their other collections; unfinished import records are forgotten, so a later import of the same
-    /// file starts again instead of resuming past tweets that are gone.
+    /// file starts again instead of resuming past tweets that are gone; dropping `api` forgets the cached API pages.
     @discardableResult
     public func drop(collection name: String) async throws -> DropReport {
         try await withConnection { connection in
@@ -55,6 +55,10 @@ extension PostgresStore {
                 try connection.execute(
                     "DELETE FROM collections WHERE name = $1", [.text(name)], doing: "dropping a collection")
                 try connection.execute("DELETE FROM imports WHERE NOT finished", doing: "dropping a collection")
+                // As in the SQLite store: the API's cached pages go with its collection.
+                if name == TweetStore.apiCollection {
+                    try connection.execute("DELETE FROM cached_pages", doing: "dropping a collection")
+                }
                 return DropReport(deleted: deleted, kept: total - deleted)
             }
         }

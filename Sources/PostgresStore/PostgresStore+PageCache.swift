@@ -44,7 +44,8 @@ extension PostgresStore {
         }
     }
 
-    /// The page kept for `key` at `cursor`, if any.
+    /// The page kept for `key` at `cursor`, if any. A page one of whose tweets has left the store since (`drop api`)
+    /// is not a cached page any more: nil sends the search back to the API, as in the SQLite store.
     public func cachedPage(key: String, cursor: String?) async throws -> CachedPage? {
         try await withConnection { connection -> CachedPage? in
             let stored = try connection.rows(
@@ -57,6 +58,7 @@ extension PostgresStore {
             }
             let reader = PostgresReader(connection: connection)
             let tweets = try reader.tweets((record.tweets + record.included).map { TweetID($0) })
+            guard (record.tweets + record.included).allSatisfy({ tweets[TweetID($0)] != nil }) else { return nil }
             let users = try reader.users(record.users.map { UserID($0) })
             let media = try reader.media(record.media)
             var page = Page()

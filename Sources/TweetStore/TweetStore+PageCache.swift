@@ -24,6 +24,10 @@ extension TweetStore {
     }
 
     /// The page kept for `key` at `cursor`, rebuilt from the tables, with when it was fetched.
+    ///
+    /// A page one of whose tweets has left the store since (`drop api`) is no longer a cached page: nil sends the
+    /// search back to the API, whose page then replaces it. Handing it on without them made a repeated search skip
+    /// those tweets without a word. (Nothing is deleted here, so a read-only store behaves the same.)
     public func cachedPage(key: String, cursor: String?) async throws -> CachedPage? {
         try await database.run { connection in
             let stored = try connection.withStatement(
@@ -31,7 +35,7 @@ extension TweetStore {
                 [.text(key), .text(cursor ?? "")]
             ) { row in try row.step() ? (row.double(0), row.blob(1)) : nil }
             guard let (fetchedAt, bytes) = stored else { return nil }
-            let page = try PageRecord.decode(bytes, reader: Reader(connection: connection))
+            guard let page = try PageRecord.decode(bytes, reader: Reader(connection: connection)) else { return nil }
             return CachedPage(page: page, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
         }
     }
@@ -78,12 +82,20 @@ enum PageRecord {
         return writer.bytes
     }
 
-    static func decode(_ bytes: [UInt8], reader: Reader) throws -> Page {
+    /// The page, or nil when one of its tweets is no longer in the store.
+    static func decode(_ bytes: [UInt8], reader: Reader) throws -> Page? {
         var input = ByteReader(bytes)
         guard try input.byte() == version else { throw StoreError(message: "damaged cached page") }
         var page = Page()
-        page.tweets = try (0..<input.count()).compactMap { _ in try reader.tweet(TweetID(try input.varint())) }
-        page.includedTweets = try (0..<input.count()).compactMap { _ in try reader.tweet(TweetID(try input.varint())) }
+        var missing = false
+        func tweet(_ id: UInt64) throws -> Tweet? {
+            let tweet = try reader.tweet(TweetID(id))
+            if tweet == nil { missing = true }
+            return tweet
+        }
+        page.tweets = try (0..<input.count()).compactMap { _ in try tweet(try input.varint()) }
+        page.includedTweets = try (0..<input.count()).compactMap { _ in try tweet(try input.varint()) }
+        guard !missing else { return nil }
         page.users = try (0..<input.count()).compactMap { _ in try reader.user(UserID(try input.varint())) }
         page.media = try (0..<input.count()).compactMap { _ in try reader.media(try input.string()) }
         page.newestID = try input.optionalID().map { TweetID($0) }

@@ -197,6 +197,42 @@ struct BothStoresTests {
         #expect(try await store.lastSearch(query: "cats", source: "x") == nil)
     }
 
+    /// A cached page lists its tweets; once one of them has left the store, replaying the page would show the
+    /// search without it (and an emptied first page skipped ahead to the next one), so it must be a miss that sends
+    /// the search back to the API. `drop api` forgets every cached page with the API's tweets.
+    @Test(arguments: StoreKind.allCases)
+    func aCachedPageWhoseTweetsAreGoneIsNotReplayed(kind: StoreKind) async throws {
+        let folder = TemporaryDirectory(prefix: "tweetsh-both")
+        // Raw SQL behind the store's back, on its own file or database.
+        let store: any CollectionStore
+        let sql: (String) throws -> Int
+        switch kind {
+        case .sqlite:
+            let path = folder.file("tweets.sqlite")
+            store = try TweetStore(location: .file(path))
+            sql = { Int(try StoreInspection(path: path).query($0).last ?? "0") ?? 0 }
+        case .postgresql:
+            let url = try PostgresTestServer.makeDatabase()
+            store = try PostgresStore(address: url, history: .file(folder.file("history.sqlite")))
+            sql = { Int(try PGConnection(conninfo: url).scalar($0) ?? 0) }
+        }
+        defer { store.close() }
+        let fetched = Date(timeIntervalSince1970: 2_000)
+        try await store.storePage(Self.pages[1], key: "search:dogs", cursor: nil, fetchedAt: fetched)
+        try await store.storePage(Self.pages[2], key: "search:cats", cursor: nil, fetchedAt: fetched)
+        let gone = try #require(Self.pages[1].tweets.last?.id)
+        _ = try sql("DELETE FROM tweets WHERE id = \(gone.rawValue)")
+        #expect(try sql("SELECT count(*) FROM tweets WHERE id = \(gone.rawValue)") == 0)
+        #expect(try await store.cachedPage(key: "search:dogs", cursor: nil) == nil, "a page short of a tweet")
+        let cats = try await store.cachedPage(key: "search:cats", cursor: nil)
+        #expect(cats?.page.tweets.map(\.id) == Self.pages[2].tweets.map(\.id), "a whole page still replays")
+
+        let report = try await store.drop(collection: TweetStore.apiCollection)
+        #expect(report.deleted == Set(Self.pages[1].tweets.map(\.id) + Self.pages[2].tweets.map(\.id)).count - 1)
+        #expect(try sql("SELECT count(*) FROM cached_pages") == 0, "drop api forgets the cached pages")
+        #expect(try await store.cachedPage(key: "search:cats", cursor: nil) == nil)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func cachedPagesComeBackByKeyAndCursor(kind: StoreKind) async throws {
         let folder = TemporaryDirectory(prefix: "tweetsh-both")

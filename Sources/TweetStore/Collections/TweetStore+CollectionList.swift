@@ -104,7 +104,7 @@ extension TweetStore {
     /// with their other collections. Users and media stay (other tweets may name them).
     ///
     /// Unfinished import records are forgotten too, so an import run again afterwards reads its file from the start
-    /// instead of resuming past tweets that are gone.
+    /// instead of resuming past tweets that are gone, and dropping `api` forgets the cached API pages.
     public func drop(collection name: String) async throws -> DropReport {
         try await database.run { connection in
             try connection.transaction {
@@ -142,6 +142,9 @@ extension TweetStore {
                 }
                 try connection.withStatement("DELETE FROM collections WHERE id = ?", [.integer(id)]) { try $0.run() }
                 try connection.execute("DELETE FROM imports WHERE finished = 0")
+                // The API's collection takes its cached pages with it: they list its tweets, and a search repeated
+                // afterwards must go to the API again rather than replay pages whose tweets are gone.
+                if name.lowercased() == CollectionMembership.api { try connection.execute("DELETE FROM cached_pages") }
                 if name.lowercased() == CollectionMembership.demo {
                     try connection.execute(
                         "INSERT OR REPLACE INTO store_settings(key, value) VALUES ('demo_dropped', '1')")
