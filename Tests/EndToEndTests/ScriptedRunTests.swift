@@ -20,9 +20,11 @@ final class ScriptedRunTests: XCTestCase {
         XCTAssertTrue(run.standardOutput.contains("21 @"), run.standardOutput)
         XCTAssertTrue(run.standardOutput.contains("#3 "), run.standardOutput)
         XCTAssertFalse(run.standardError.contains("search first"), run.standardError)
-        // A quote left open in one -c stays inside it.
+        // A quote left open in one -c stays inside it, and the message says where it opened.
         let quoted = try Tweetsh().run(["-c", "search \"open", "-c", "search swift"])
         XCTAssertTrue(quoted.standardOutput.contains(" 1 @"), quoted.standardOutput + quoted.standardError)
+        XCTAssertTrue(
+            quoted.standardError.contains("error: unclosed quote (at column 8)"), quoted.standardError)
     }
 
     func testPipedScriptHasNoPromptsOrEscapes() throws {

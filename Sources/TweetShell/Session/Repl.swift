@@ -90,10 +90,15 @@ struct Repl {
                         + "not shown; to sign in, type `auth` alone and enter the token at its hidden prompt")
                 return .failed
             }
-            session.output.error(error.message)
             if let column = error.column, session.isInteractive || reader == nil {
+                session.output.error(error.message)
                 session.output.note("  " + text)
                 session.output.note("  " + DisplayWidth.caret(under: text, column: column))
+            } else if let column = error.column {
+                // No echo of the line with a caret in a piped script, but the message still says where.
+                session.output.error("\(error.message) (at column \(column))")
+            } else {
+                session.output.error(error.message)
             }
             return .failed
         }
