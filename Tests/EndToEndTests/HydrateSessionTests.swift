@@ -131,6 +131,21 @@ final class HydrateSessionTests: XCTestCase {
         XCTAssertTrue(run.standardError.contains("30 tweet ids"), run.standardError)
     }
 
+    func testRepeatedIDsAreAskedForOnceAndCountedInGoodEnglish() throws {
+        let tweetsh = Tweetsh()
+        let ids = Self.ids(3).map(\.description)
+        try (ids + [ids[0]]).joined(separator: "\n").write(
+            toFile: tweetsh.home.file("one.txt"), atomically: true, encoding: .utf8)
+        try (ids + [ids[0], ids[1], ids[1]]).joined(separator: "\n").write(
+            toFile: tweetsh.home.file("three.txt"), atomically: true, encoding: .utf8)
+        let one = try tweetsh.run(["-c", "hydrate \(tweetsh.home.file("one.txt"))"], environment: api)
+        XCTAssertEqual(one.status, 0, one.standardError)
+        XCTAssertTrue(one.standardError.contains("1 repeated id was asked for once"), one.standardError)
+        XCTAssertEqual(answeredIDs.count, 3, "each id asked for once")
+        let three = try tweetsh.run(["-c", "hydrate \(tweetsh.home.file("three.txt"))"], environment: api)
+        XCTAssertTrue(three.standardError.contains("3 repeated ids were each asked for once"), three.standardError)
+    }
+
     func testRulesAddListDeleteCheckAndRefusals() throws {
         let tweetsh = Tweetsh()
         stub.streamRules.cap = 2

@@ -69,10 +69,18 @@ extension ShellSession {
         bar.finish()
         var line = summary.line + " into collection '\(collection)'"
         if summary.settledBefore > 0 {
-            line += " (resumed: \(summary.settledBefore) ids answered earlier were not asked again)"
+            let earlier = summary.settledBefore
+            line +=
+                earlier == 1
+                ? " (resumed: 1 id answered earlier was not asked again)"
+                : " (resumed: \(earlier) ids answered earlier were not asked again)"
         }
         output.line(line)
-        if input.duplicates > 0 { output.note("\(input.duplicates) repeated ids were asked for once") }
+        if input.duplicates == 1 {
+            output.note("1 repeated id was asked for once")
+        } else if input.duplicates > 1 {
+            output.note("\(input.duplicates) repeated ids were each asked for once")
+        }
         if !summary.missing.isEmpty {
             let reportPath = url.deletingLastPathComponent().appendingPathComponent("\(collection).missing.csv").path
             do {
