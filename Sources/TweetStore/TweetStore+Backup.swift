@@ -30,8 +30,13 @@ extension TweetStore {
         let target = (path as NSString).expandingTildeInPath
         let folder = StoreOpener.folder(of: target)
         let files = FileManager.default
-        if files.fileExists(atPath: target) {
-            throw StoreError(.backupFailed, path: target, detail: "a file of that name exists; give a new name")
+        var targetIsFolder: ObjCBool = false
+        if files.fileExists(atPath: target, isDirectory: &targetIsFolder) {
+            let detail =
+                targetIsFolder.boolValue
+                ? "it is a folder; give the name of a new file in it, such as \(target)/tweets-backup.sqlite"
+                : "a file of that name exists; give a new name"
+            throw StoreError(.backupFailed, path: target, detail: detail)
         }
         var isFolder: ObjCBool = false
         guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {

@@ -103,6 +103,12 @@ struct StoreRestrictionTests {
         let backup = await raised { _ = try await store.backup(to: path) }
         #expect(backup?.kind == .backupFailed)
         #expect(backup?.message.contains("exists") == true)
+        // A backup onto a folder says it is one, and names a file to give instead.
+        let folderPath = (path as NSString).deletingLastPathComponent
+        let onFolder = await raised { _ = try await store.backup(to: folderPath) }
+        #expect(onFolder?.kind == .backupFailed)
+        #expect(onFolder?.message.contains("it is a folder") == true, "\(onFolder?.message ?? "")")
+        #expect(onFolder?.message.contains("\(folderPath)/tweets-backup.sqlite") == true)
 
         // Closed: work after close.
         store.close()
