@@ -27,6 +27,22 @@ final class ScriptedRunTests: XCTestCase {
             quoted.standardError.contains("error: unclosed quote (at column 8)"), quoted.standardError)
     }
 
+    func testAnExportThatCannotBeWrittenSaysWhy() throws {
+        let tweetsh = Tweetsh()
+        let missing = tweetsh.home.file("no-such-folder/out.jsonl")
+        let run = try tweetsh.run([
+            "-c", "search swift", "-c", "export \(missing)", "-c", "export \(tweetsh.home.path)",
+        ])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(
+            run.standardError.contains(
+                "cannot write \(missing) (the folder \(tweetsh.home.file("no-such-folder")) does not exist)"),
+            run.standardError)
+        XCTAssertTrue(
+            run.standardError.contains("cannot write \(tweetsh.home.path) (it is a folder; give the name of a file)"),
+            run.standardError)
+    }
+
     func testPipedScriptHasNoPromptsOrEscapes() throws {
         let run = try Tweetsh().run([], input: "search swift\nshow 1\n# a comment\nformat detail\nmore\n")
         XCTAssertEqual(run.status, 0, run.standardError)

@@ -57,10 +57,27 @@ extension ShellSession {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else {
-            output.error("cannot write \(path)")
+            output.error("cannot write \(path)" + (Self.unwritableReason(path).map { " (\($0))" } ?? ""))
             return nil
         }
         return (path, handle)
+    }
+
+    /// Why a file cannot be written at `path`, when the file system tells: a folder there, no such folder, or no
+    /// permission.
+    static func unwritableReason(_ path: String) -> String? {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue { return "it is a folder; give the name of a file" }
+            return files.isWritableFile(atPath: path) ? nil : "you may not write to that file"
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let parent = folder.isEmpty ? "." : folder
+        guard files.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
+            return "the folder \(parent) does not exist"
+        }
+        return files.isWritableFile(atPath: parent) ? nil : "you may not write in the folder \(parent)"
     }
 
     /// `limits`: the rate limits the API reported, per endpoint.
