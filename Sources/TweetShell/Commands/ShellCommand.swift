@@ -268,13 +268,14 @@ extension ShellCommand {
             try parser.end()
             return .drop(name.text)
         case "export":
-            let path = try parser.required("a file to write")
-            var format = ExportFormat.twarc2JSONL
+            // The file and the flags come in any order: `export --all out.jsonl` used to write a file named
+            // `--all` (a name that starts with `-` is written `./-name`).
+            var path: CommandWords.Word?
+            var chosenFormat: ExportFormat?
             var all = false
-            if path.text.lowercased().hasSuffix(".csv") { format = .csv }
             var columns: (TwarcCSVColumns, flag: CommandWords.Word)?
-            while let flag = parser.next() {
-                switch flag.text {
+            while let word = parser.next() {
+                switch word.text {
                 case "--format":
                     let value = try parser.required("jsonl, flat or csv after --format")
                     guard let f = ExportFormat(rawValue: value.text.lowercased()) else {
@@ -282,12 +283,25 @@ extension ShellCommand {
                             "unknown export format '\(value.text)'; expected jsonl, flat or csv",
                             column: value.offset + 1)
                     }
-                    format = f
-                case "--columns": columns = (try parser.csvColumns(), flag)
+                    chosenFormat = f
+                case "--columns": columns = (try parser.csvColumns(), word)
                 case "--all": all = true
-                default: throw CommandError("unknown option '\(flag.text)' for export", column: flag.offset + 1)
+                case let text where text.hasPrefix("-"):
+                    throw CommandError("unknown option '\(text)' for export", column: word.offset + 1)
+                default:
+                    if let path {
+                        throw CommandError(
+                            "export writes one file, '\(path.text)'; '\(word.text)' would be a second",
+                            column: word.offset + 1)
+                    }
+                    path = word
                 }
             }
+            guard let path else {
+                throw CommandError(
+                    "export needs a file to write, e.g. export results.jsonl", column: words.line.count + 1)
+            }
+            let format = chosenFormat ?? (path.text.lowercased().hasSuffix(".csv") ? .csv : .twarc2JSONL)
             if let columns, format != .csv {
                 throw CommandError(
                     "--columns chooses CSV columns; add --format csv or name the file .csv",
