@@ -78,21 +78,6 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("export 'my results.csv'"), .export(path: "my results.csv", format: .csv))
         XCTAssertEqual(
             try ShellCommand.parse("export out.txt --format flat"), .export(path: "out.txt", format: .flattenedJSONL))
-        // Flags before the file: `export --all out.jsonl` once wrote a file named `--all`.
-        XCTAssertEqual(
-            try ShellCommand.parse("export --all out.jsonl"),
-            .export(path: "out.jsonl", format: .twarc2JSONL, all: true))
-        XCTAssertEqual(
-            try ShellCommand.parse("export --format flat --all out.csv"),
-            .export(path: "out.csv", format: .flattenedJSONL, all: true))
-        XCTAssertEqual(
-            parseError("export --all"),
-            CommandError("export needs a file to write, e.g. export results.jsonl", column: 13))
-        XCTAssertEqual(
-            parseError("export a.jsonl b.jsonl"),
-            CommandError("export writes one file, 'a.jsonl'; 'b.jsonl' would be a second", column: 16))
-        XCTAssertEqual(parseError("export -x a.jsonl"), CommandError("unknown option '-x' for export", column: 8))
-        XCTAssertEqual(try ShellCommand.parse("export ./-x.jsonl"), .export(path: "./-x.jsonl", format: .twarc2JSONL))
         XCTAssertEqual(try ShellCommand.parse("backup '~/my backup.sqlite'"), .backup(path: "~/my backup.sqlite"))
         XCTAssertNotNil(parseError("backup"), "backup needs a file")
         XCTAssertNotNil(parseError("backup a.sqlite b.sqlite"), "backup takes one file")
