@@ -59,6 +59,28 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertFalse(run.standardError.contains("malformed"))
     }
 
+    func testAFileOfUsersIsNamedAndExitsOne() throws {
+        let tweetsh = Tweetsh()
+        let users = tweetsh.home.file("users.jsonl")
+        try #"{"data":[{"id":"12","username":"someone","name":"S"}]}"#.write(
+            toFile: users, atomically: true, encoding: .utf8)
+        let store = tweetsh.home.file("store.sqlite")
+        let run = try tweetsh.run(["--store", store, "-c", "import \(users)"])
+        XCTAssertEqual(run.status, 1, "a file with no tweets at all is the wrong file")
+        XCTAssertTrue(
+            run.standardError.contains(
+                "error: \(users): 1 line is a page of users, not tweets; the file holds no tweets to import"),
+            run.standardError)
+        // Among tweets, the same page is a warning and the import succeeds.
+        try (Self.page(first: 10, count: 2, word: "fine") + "\n" + #"{"data":[{"id":"12","username":"u","name":"S"}]}"#)
+            .write(toFile: users, atomically: true, encoding: .utf8)
+        let mixed = try tweetsh.run(["--store", store, "-c", "import \(users)"])
+        XCTAssertEqual(mixed.status, 0, mixed.standardError)
+        XCTAssertTrue(
+            mixed.standardError.contains("warning: \(users): 1 line is a page of users, not tweets"),
+            mixed.standardError)
+    }
+
     func testStandardInput() throws {
         let tweetsh = Tweetsh()
         let store = tweetsh.home.file("store.sqlite")

@@ -120,7 +120,12 @@ extension ShellSession {
         }
         for (name, count) in report.notTweets.sorted(by: { $0.key < $1.key }) {
             let what = count == 1 ? "1 \(unit) is" : "\(count) \(unit)s are"
-            output.warning("\(label): \(what) \(name), not tweets")
+            // A file of nothing but users (say) is the wrong file, not a file with a few odd records.
+            if report.tweets == 0 {
+                output.error("\(label): \(what) \(name), not tweets; the file holds no tweets to import")
+            } else {
+                output.warning("\(label): \(what) \(name), not tweets")
+            }
         }
         if let problem = report.streamProblem {
             output.error("\(label): \(problem); the tweets before that point are imported")
@@ -155,7 +160,7 @@ struct ImportSummary {
     private var resumedAfter: Int?
     private var archives = 0
     private var entries = 0
-    /// A file ended early, or none of its records could be read.
+    /// A file ended early, none of its records could be read, or none of them was a tweet.
     private(set) var failed = false
 
     mutating func add(_ report: ImportReport, archive: Bool) {
@@ -175,7 +180,9 @@ struct ImportSummary {
         unit = files == 1 || unit == reportUnit ? reportUnit : "record"
         compressed += report.compression.map(\.rawValue)
         resumedAfter = files == 1 ? report.resumedAfterLine : nil
-        if report.streamProblem != nil || (report.tweets == 0 && report.errorCount > 0) { failed = true }
+        if report.streamProblem != nil || (report.tweets == 0 && (report.errorCount > 0 || !report.notTweets.isEmpty)) {
+            failed = true
+        }
     }
 
     /// `imported 600 tweets from 12 lines (gzip): 600 new`; with several files, `from 3 files, 36 lines`; a resumed
