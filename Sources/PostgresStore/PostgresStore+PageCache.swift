@@ -57,8 +57,9 @@ extension PostgresStore {
                 throw PostgresError(.internalFailure, address: connection.address, detail: "reading a cached page")
             }
             let reader = PostgresReader(connection: connection)
-            let tweets = try reader.tweets((record.tweets + record.included).map { TweetID($0) })
-            guard (record.tweets + record.included).allSatisfy({ tweets[TweetID($0)] != nil }) else { return nil }
+            let ids = (record.tweets + record.included).map { TweetID($0) }
+            let tweets = try reader.tweets(ids)
+            guard ids.allSatisfy({ tweets[$0] != nil }) else { return nil }
             let users = try reader.users(record.users.map { UserID($0) })
             let media = try reader.media(record.media)
             var page = Page()

@@ -87,15 +87,11 @@ enum PageRecord {
         var input = ByteReader(bytes)
         guard try input.byte() == version else { throw StoreError(message: "damaged cached page") }
         var page = Page()
-        var missing = false
-        func tweet(_ id: UInt64) throws -> Tweet? {
-            let tweet = try reader.tweet(TweetID(id))
-            if tweet == nil { missing = true }
-            return tweet
-        }
-        page.tweets = try (0..<input.count()).compactMap { _ in try tweet(try input.varint()) }
-        page.includedTweets = try (0..<input.count()).compactMap { _ in try tweet(try input.varint()) }
-        guard !missing else { return nil }
+        let tweetIDs = try (0..<input.count()).map { _ in TweetID(try input.varint()) }
+        let includedIDs = try (0..<input.count()).map { _ in TweetID(try input.varint()) }
+        page.tweets = try tweetIDs.compactMap { try reader.tweet($0) }
+        page.includedTweets = try includedIDs.compactMap { try reader.tweet($0) }
+        guard page.tweets.count == tweetIDs.count, page.includedTweets.count == includedIDs.count else { return nil }
         page.users = try (0..<input.count()).compactMap { _ in try reader.user(UserID(try input.varint())) }
         page.media = try (0..<input.count()).compactMap { _ in try reader.media(try input.string()) }
         page.newestID = try input.optionalID().map { TweetID($0) }
