@@ -6,13 +6,19 @@ import TweetKit
 @_cdecl("LLVMFuzzerTestOneInput")
 public func queryFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    guard let query = try? SearchQuery(parsing: text) else { return 0 }
+    // Rules take every operator X has; a query a local store can read must read the same for X.
+    let local = try? SearchQuery(parsing: text)
+    guard let query = try? SearchQuery(parsing: text, for: .xRules) else {
+        if local != nil { fatalError("parses for a local store but not for X: \(text.debugDescription)") }
+        return 0
+    }
+    if let local, local != query { fatalError("reads differently for X: \(text.debugDescription)") }
     _ = try? query.forAPI()
     // Known limit, not checked: a word that starts with a combining mark only stands apart after a control character;
     // printed after a space, the mark joins the space into one character and the word loses it (docs/reliability.md).
     guard !text.contains(where: startsWithMark) else { return 0 }
     let printed = query.description
-    guard let reparsed = try? SearchQuery(parsing: printed) else {
+    guard let reparsed = try? SearchQuery(parsing: printed, for: .xRules) else {
         fatalError("printed query does not parse: \(printed.debugDescription) from \(text.debugDescription)")
     }
     if reparsed != query {

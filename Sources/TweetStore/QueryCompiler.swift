@@ -211,6 +211,7 @@ package struct QueryCompiler {
             return ("(coalesce(t.created_at >= ?, 0))", [.integer(TweetRecord.milliseconds(day.startOfDay))])
         case .until(let day):
             return ("(coalesce(t.created_at < ?, 0))", [.integer(TweetRecord.milliseconds(day.startOfDay))])
+        case .xOnly(let name, let value): throw QueryParseError.matchedByXOnly(name: name, value: value)
         }
     }
 

@@ -87,7 +87,7 @@ public final class XAPISource: TweetSource {
     /// the time bounds, narrowing any the request already has; a query X would reject is refused with the reason.
     /// Text the parser cannot read goes as typed, for X to judge.
     static func translated(_ request: SearchRequest) throws -> SearchRequest {
-        guard let parsed = try? SearchQuery(parsing: request.query) else { return request }
+        guard let parsed = try? SearchQuery(parsing: request.query, for: .xSearch) else { return request }
         let api: APISearchQuery
         do {
             api = try parsed.forAPI()

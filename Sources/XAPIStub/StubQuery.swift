@@ -2,8 +2,9 @@ import Foundation
 import TweetKit
 
 /// A search query in a useful subset of X's syntax, parsed well enough for tests: keywords, `"phrases"`, `#tags`,
-/// `@mentions`, `from:`, `to:`, `conversation_id:`, `is:retweet|reply|quote`, `has:media|mentions|hashtags|links`,
-/// `lang:`, `-` negation, `OR` and parentheses (AND binds tighter than OR).
+/// `@mentions`, `from:`, `to:`, `conversation_id:`, `is:retweet|reply|quote|verified`,
+/// `has:media|mentions|hashtags|cashtags|links`, `retweets_of:`, `in_reply_to_tweet_id:`, `quotes_of_tweet_id:`,
+/// `retweets_of_tweet_id:`, `lang:`, `-` negation, `OR` and parentheses (AND binds tighter than OR).
 ///
 /// Errors carry a 1-based `(at position N)` like the API's, so the client's 400 handling is tested on real output.
 indirect enum StubQuery {
@@ -70,16 +71,24 @@ indirect enum StubQuery {
                 case "retweet": return tweet.retweetedID != nil
                 case "reply": return tweet.repliedToID != nil
                 case "quote": return tweet.quotedID != nil
-                default: return false
+                case "verified": return author?.verified == true
+                default: return false  // nullcast: the fixtures hold no promoted-only posts
                 }
             case "has":
                 switch value {
                 case "media", "images": return !tweet.mediaKeys.isEmpty
                 case "mentions": return !tweet.entities.mentions.isEmpty
                 case "hashtags": return !tweet.entities.hashtags.isEmpty
+                case "cashtags": return !tweet.entities.cashtags.isEmpty
                 case "links": return !tweet.entities.urls.isEmpty
                 default: return false
                 }
+            case "retweets_of":
+                let original = tweet.retweetedID.flatMap(corpus.tweet)?.authorID.flatMap { corpus.user($0) }
+                return original?.username.lowercased() == value || original?.id.description == value
+            case "in_reply_to_tweet_id", "in_reply_to_status_id": return tweet.repliedToID?.description == value
+            case "quotes_of_tweet_id", "quotes_of_status_id": return tweet.quotedID?.description == value
+            case "retweets_of_tweet_id", "retweets_of_status_id": return tweet.retweetedID?.description == value
             default: break
             }
         }

@@ -250,3 +250,31 @@ struct BothStoresTests {
         #expect(try await store.lookup(ids: [id]).tweets.map(\.id) == [id])
     }
 }
+
+/// A query parsed for X may hold operators only X evaluates; handed to a store anyway, each store refuses it with the
+/// reason, as it refuses the same text it parses itself, instead of searching without the operator.
+@Suite("Both stores refuse X-only operators", .enabled(if: PostgresFixtures.available, "PostgreSQL is not available"))
+struct BothStoresXOnlyTests {
+    @Test(arguments: StoreKind.allCases)
+    func aQueryParsedForXIsRefused(kind: StoreKind) async throws {
+        let folder = TemporaryDirectory(prefix: "tweetsh-both")
+        let store = try kind.make(in: folder)
+        defer { store.close() }
+        try await store.insert(BothStoresTests.pages, collection: "one")
+        for (text, column) in [("data has:geo", 6), ("data -is:verified", 7), ("data OR place_country:US", 9)] {
+            let parsed = try SearchQuery(parsing: text, for: .xSearch)
+            await #expect(throws: QueryParseError.self, "\(text)") {
+                _ = try await store.search(parsed, request: SearchRequest(query: text), cursor: nil)
+            }
+            do {
+                _ = try await store.search(SearchRequest(query: text), cursor: nil)
+                Issue.record("\(text): the store searched a query with an operator it cannot evaluate")
+            } catch let error as QueryParseError {
+                #expect(error.message.contains("matched by X only"), "\(text): \(error)")
+                #expect(error.column == column, "\(text): \(error)")
+            }
+        }
+        // The same words without the operator still search.
+        #expect(try await store.search(SearchRequest(query: "data"), cursor: nil).tweets.isEmpty == false)
+    }
+}

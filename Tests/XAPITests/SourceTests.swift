@@ -205,7 +205,7 @@ struct SourceTests {
             Issue.record("expected invalidRequest, got \(String(describing: refused))")
             return
         }
-        #expect(message.contains("is:, has: and lang:"))
+        #expect(message.contains("is:, has:, lang: and sample:"))
         #expect(harness.stub.requests.count == 2)
     }
 

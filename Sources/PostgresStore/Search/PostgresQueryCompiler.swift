@@ -207,6 +207,7 @@ struct PostgresQueryCompiler {
         case .until(let day):
             let bound = conditions.bind(.integer(TweetRecord.milliseconds(day.startOfDay)))
             return "(coalesce(t.created_at < \(bound), FALSE))"
+        case .xOnly(let name, let value): throw QueryParseError.matchedByXOnly(name: name, value: value)
         }
     }
 }

@@ -10,11 +10,13 @@ struct QueryParser {
     static let maximumDepth = 64
 
     private let chars: [Character]
+    private let target: QueryTarget
     private var pos = 0
     private var depth = 0
 
-    init(_ text: String) {
+    init(_ text: String, target: QueryTarget = .local) {
         self.chars = Self.characters(of: text)
+        self.target = target
     }
 
     /// The text's characters, with whitespace, parentheses and quotes always characters of their own. Unicode joins a
@@ -124,7 +126,12 @@ struct QueryParser {
             depth -= 1
             return inner
         default:
-            return .term(try parseTerm())
+            let term = try parseTerm()
+            if case .xOnly(name: "is", value: "nullcast") = term {
+                throw fail(
+                    start, "expected '-' before is:nullcast: X takes it only negated, to leave out promoted posts")
+            }
+            return .term(term)
         }
     }
 
@@ -157,22 +164,60 @@ struct QueryParser {
     private mutating func parseOperator(
         _ name: String, start: Int, word: String, colon: String.Index
     ) throws(QueryParseError) -> QueryTerm? {
-        guard let kind = QueryOperator(rawValue: name) else {
+        let kind = QueryOperator(rawValue: name)
+        let remote = XOperator.byName[name]
+        if kind == nil, remote == nil {
             if QueryOperator.unsupported.contains(name) {
-                throw fail(start, "expected a supported operator; '\(name):' is not supported")
+                let instead = name == "min_faves" ? " (min_likes: is)" : ""
+                throw fail(start, "expected a supported operator; '\(name):' is not supported by X's v2 API\(instead)")
             }
             return nil
         }
+        if let remote, let refusal = remote.refusal(for: target) { throw fail(start, refusal) }
         let valueColumn = start + word.distance(from: word.startIndex, to: colon) + 1
         var value = String(word[word.index(after: colon)...])
         if value.isEmpty, !atEnd, chars[pos] == "\"" {
             value = try parseQuoted(what: "a value")
+        } else if let remote, remote.isBracketed, value.hasPrefix("["), !value.contains("]") {
+            value = try readBracketed(after: value, openedAt: valueColumn)
         }
-        if value.isEmpty { throw fail(valueColumn, "expected \(kind.expectation) after '\(name):'") }
-        guard let term = kind.term(value) else {
-            throw fail(valueColumn, "expected \(kind.expectation) after '\(name):', found '\(value)'")
+        let expectation = remote?.expectation ?? kind!.expectation
+        if value.isEmpty { throw fail(valueColumn, "expected \(expectation) after '\(name):'") }
+        if let remote {
+            guard let read = remote.read(value) else {
+                throw fail(valueColumn, "expected \(expectation) after '\(name):', found '\(value)'")
+            }
+            return .xOnly(name: remote.name, value: read)
         }
-        return term
+        if let term = kind!.term(value) { return term }
+        if kind == .is || kind == .has {
+            let lowered = value.lowercased()
+            let xValue =
+                kind == .is ? (XOperator.isValues.contains(lowered) ? lowered : nil) : XOperator.hasValues[lowered]
+            if let xValue {
+                if target == .local { throw fail(start, XOperator.localRefusal("\(name):\(xValue)")) }
+                return .xOnly(name: name, value: xValue)
+            }
+        }
+        var expected = expectation
+        if target != .local, kind == .is {
+            expected += ", " + XOperator.isValues.sorted().joined(separator: ", ")
+        } else if target != .local, kind == .has {
+            expected += ", " + Set(XOperator.hasValues.values).sorted().joined(separator: ", ")
+        }
+        throw fail(valueColumn, "expected \(expected) after '\(name):', found '\(value)'")
+    }
+
+    /// A bracketed value that spans spaces (`point_radius:[2.35 48.86 16km]`): `head` is its part up to the first
+    /// space, `pos` just after it. Reads through the closing `]`, which must end the term.
+    private mutating func readBracketed(after head: String, openedAt open: Int) throws(QueryParseError) -> String {
+        guard let close = chars[pos...].firstIndex(of: "]") else {
+            throw fail(chars.count, "expected ']' to close the '[' at column \(open + 1)")
+        }
+        let value = head + String(chars[pos...close])
+        pos = close + 1
+        if !atEnd, !Self.endsWord(chars[pos]) { throw fail(pos, "expected a space after ']'") }
+        return value
     }
 
     // MARK: Lexing
@@ -228,13 +273,9 @@ enum QueryOperator: String, CaseIterable {
     case minRetweets = "min_retweets"
     case minReplies = "min_replies"
 
-    /// X operators this tool cannot evaluate locally; refusing them beats silently searching for the word.
-    static let unsupported: Set<String> = [
-        "retweets_of", "in_reply_to_tweet_id", "quotes_of_tweet_id", "place", "place_country", "point_radius",
-        "bounding_box", "list", "bio", "bio_name", "bio_location", "sample", "source", "context", "entity",
-        "retweets_of_user_id", "followers_count", "tweets_count", "following_count", "listed_count", "url_title",
-        "url_description", "url_contains", "min_faves",
-    ]
+    /// Operator names of other Twitter APIs (v1.1, premium) that X's v2 does not take; refusing them beats silently
+    /// searching for the word. The v2 operators tweetsh does not evaluate itself are in `XOperator`.
+    static let unsupported: Set<String> = ["retweets_of_user_id", "min_faves"]
 
     var expectation: String {
         switch self {
@@ -255,7 +296,9 @@ enum QueryOperator: String, CaseIterable {
         case .to: return Self.user(value).map(QueryTerm.to)
         case .lang: return Self.isLanguage(value) ? .lang(value) : nil
         case .is: return QueryTerm.TweetKind(rawValue: value.lowercased()).map(QueryTerm.is)
-        case .has: return QueryTerm.TweetFeature(rawValue: value.lowercased()).map(QueryTerm.has)
+        case .has:
+            let lowered = value.lowercased()
+            return QueryTerm.TweetFeature(rawValue: lowered == "media_link" ? "media" : lowered).map(QueryTerm.has)
         case .url: return .url(value)
         case .since: return QueryDate(value).map(QueryTerm.since)
         case .until: return QueryDate(value).map(QueryTerm.until)

@@ -45,6 +45,13 @@ enum QueryPrinter {
         case .minReplies(let n): return "min_replies:\(n)"
         case .since(let day): return "since:\(day)"
         case .until(let day): return "until:\(day)"
+        case .xOnly(let name, let value):
+            // Bracketed values print as normalized; others as `url:` values do, quoted where bare text would misread.
+            let bare =
+                value.hasPrefix("[")
+                ? XOperator.byName[name]?.isBracketed == true
+                : !QueryParser.holdsSeparator(value) && (":" + value).count == 1 + value.count
+            return name + ":" + (bare ? value : quoted(value))
         }
     }
 
@@ -63,7 +70,11 @@ enum QueryPrinter {
         if first == "$", word.dropFirst().first?.isLetter == true { return false }
         if let colon = word.firstIndex(of: ":"), colon != word.startIndex {
             let name = word[..<colon].lowercased()
-            if QueryOperator(rawValue: name) != nil || QueryOperator.unsupported.contains(name) { return false }
+            if QueryOperator(rawValue: name) != nil || XOperator.byName[name] != nil
+                || QueryOperator.unsupported.contains(name)
+            {
+                return false
+            }
         }
         return true
     }

@@ -62,13 +62,15 @@ extension SearchQuery {
             part.terms.contains { term in
                 switch term {
                 case .is, .has, .lang: return false
+                case .xOnly(let name, _):
+                    return name != "is" && name != "has" && XOperator.byName[name]?.conjunctionRequired != true
                 default: return true
                 }
             }
         }
         if !standalone {
             throw QueryTranslationError(
-                message: "X rejects a query made only of is:, has: and lang: operators; add a word or from:")
+                message: "X rejects a query made only of is:, has:, lang: and sample: operators; add a word or from:")
         }
         return APISearchQuery(
             query: QueryPrinter.render(.all(kept), insideAnd: false),

@@ -14,10 +14,21 @@ public struct SearchQuery: Hashable, Sendable, CustomStringConvertible {
         self.root = root
     }
 
-    /// Parses `text`; the error names the 1-based column (in characters) and what was expected there.
-    public init(parsing text: String) throws(QueryParseError) {
-        var parser = QueryParser(text)
+    /// Parses `text` for `target`; the error names the 1-based column (in characters) and what was expected there.
+    ///
+    /// For a local store (the default) an operator only X evaluates is an error at its column; for X it is kept as
+    /// `QueryTerm.xOnly`, printed back as written.
+    public init(parsing text: String, for target: QueryTarget = .local) throws(QueryParseError) {
+        var parser = QueryParser(text, target: target)
         self.root = try parser.parseQuery()
+    }
+
+    /// The operators of the query that only X evaluates (`place_country:`, `is:verified`), as printed, in order.
+    public var xOnlyOperators: [String] {
+        root.terms.compactMap { term in
+            if case .xOnly(let name, let value) = term { return name + ":" + value }
+            return nil
+        }
     }
 
     /// The query in X's syntax, operators lowercased, `OR` groups parenthesized only where needed.
@@ -100,6 +111,10 @@ public enum QueryTerm: Hashable, Sendable {
     case since(QueryDate)
     /// `until:YYYY-MM-DD` (local only): posted before that day, UTC.
     case until(QueryDate)
+    /// An operator X evaluates and the local stores cannot (`place_country:US`, `is:verified`, `has:geo`,
+    /// `point_radius:[…]`), kept only in queries parsed for X. `name` is canonical and lowercased; `value` is checked
+    /// and normalized (a country in capitals, a bracketed value with single spaces).
+    case xOnly(name: String, value: String)
 
     /// What `is:` can ask about.
     public enum TweetKind: String, Hashable, Sendable, CaseIterable {

@@ -89,7 +89,7 @@ extension CollectCommand {
                 contiguous
                 ? String(words.line.dropFirst(first.offset).prefix(last.end - first.offset))
                 : queryWords.map { words.raw($0) }.joined(separator: " ")
-            try checkQuery(query, at: contiguous ? first.offset : 0, what: "query")
+            try checkQuery(query, at: contiguous ? first.offset : 0, what: "query", for: .local)
             return .dehydrate(query: query, collection: collection, path: nil)
         default:
             return .rules(try rulesAction(words))
@@ -165,7 +165,7 @@ extension CollectCommand {
                 contiguous
                 ? String(words.line.dropFirst(first.offset).prefix(last.end - first.offset))
                 : ruleWords.map { words.raw($0) }.joined(separator: " ")
-            try checkQuery(rule, at: first.offset, what: "rule")
+            try checkQuery(rule, at: first.offset, what: "rule", for: .xRules)
             return verb.text.lowercased() == "add" ? .add(rule: rule, tag: tag) : .check(rule: rule)
         default:
             throw CommandError(
@@ -174,9 +174,12 @@ extension CollectCommand {
     }
 
     /// Parses with tweetsh's query parser, so a syntax error is shown at its column before anything is sent.
-    private static func checkQuery(_ text: String, at offset: Int, what: String) throws(CommandError) {
+    /// Filtered-stream rules take X's rule-only operators too (`bio:`, `sample:`).
+    private static func checkQuery(
+        _ text: String, at offset: Int, what: String, for target: QueryTarget
+    ) throws(CommandError) {
         do {
-            _ = try SearchQuery(parsing: text)
+            _ = try SearchQuery(parsing: text, for: target)
         } catch {
             let column = offset + max(1, error.column)
             throw CommandError(

@@ -45,8 +45,9 @@ public final class ShellExploreService: ExploreService, @unchecked Sendable {
     {
         switch request {
         case .count(let options):
-            let query = try Self.parse(options.query)
-            if (options.source ?? sources.current) == .x {
+            let toX = (options.source ?? sources.current) == .x
+            let query = try Self.parse(options.query, for: toX ? .xSearch : .local)
+            if toX {
                 let api = try sources.requireAPI()
                 let series = try await api.countByTime(
                     options.query, granularity: options.granularity, since: options.since, until: options.until,
@@ -91,10 +92,10 @@ public final class ShellExploreService: ExploreService, @unchecked Sendable {
         }
     }
 
-    /// Parses a query, pointing at the column of a mistake as a search does.
-    static func parse(_ text: String) throws -> SearchQuery {
+    /// Parses a query for `target`, pointing at the column of a mistake as a search does.
+    static func parse(_ text: String, for target: QueryTarget = .local) throws -> SearchQuery {
         do {
-            return try SearchQuery(parsing: text)
+            return try SearchQuery(parsing: text, for: target)
         } catch {
             let column = max(1, error.column)
             let caret = DisplayWidth.caret(under: text, column: column)

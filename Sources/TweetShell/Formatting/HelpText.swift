@@ -68,6 +68,10 @@ public enum HelpText {
         ("since:YYYY-MM-DD  until:YYYY-MM-DD", "posted on or after, or before, that day (UTC)"),
         ("a b   a OR b   (a OR b) c", "a space is AND, OR (capitals) is either, parentheses group"),
         ("-term", "excludes the term: -is:retweet, -\"bad news\" (a group cannot be negated)"),
+        (
+            "place_country:US  is:verified  has:geo  …",
+            "operators only X evaluates: with --source x and in rules (docs/query-syntax.md lists them)"
+        ),
     ]
 
     /// The lines of `help` (no topic) or `help <spec>`, at most `width` columns each.

@@ -98,9 +98,11 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     }
 
     private func request(for search: SearchOptions, pageSize: Int) throws -> SearchRequest {
-        // Parse first so a malformed query is reported with its column before any source is asked.
+        // Parse first so a malformed query is reported with its column before any source is asked. X evaluates more
+        // operators than the local store: which ones the query may hold depends on where it goes.
+        let target: QueryTarget = (search.source ?? sources.current) == .x ? .xSearch : .local
         do {
-            _ = try SearchQuery(parsing: search.query)
+            _ = try SearchQuery(parsing: search.query, for: target)
         } catch {
             let column = max(1, error.column)
             let caret = DisplayWidth.caret(under: search.query, column: column)

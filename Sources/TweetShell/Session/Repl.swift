@@ -95,8 +95,10 @@ struct Repl {
                 session.output.note("  " + text)
                 session.output.note("  " + DisplayWidth.caret(under: text, column: column))
             } else if let column = error.column {
-                // No echo of the line with a caret in a piped script, but the message still says where.
-                session.output.error("\(error.message) (at column \(column))")
+                // No echo of the line with a caret in a piped script, but the message still says where, once: a
+                // query's error already names its column ("in the rule at column 9: …").
+                let placed = error.message.contains("at column \(column)")
+                session.output.error(placed ? error.message : "\(error.message) (at column \(column))")
             } else {
                 session.output.error(error.message)
             }
