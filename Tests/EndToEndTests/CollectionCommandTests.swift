@@ -42,4 +42,46 @@ final class CollectionCommandTests: XCTestCase {
         XCTAssertTrue(scoped.standardError.contains("error: no collection named 'nothing'"), scoped.standardError)
         XCTAssertEqual(scoped.standardOutput.split(separator: "\n").filter { $0.contains("@writer") }.count, 6)
     }
+
+    /// At the terminal `drop` asks first and anything but yes keeps the collection; a script is not asked.
+    func testDropAsksAtTheTerminalAndAScriptIsNotAsked() throws {
+        let tweetsh = Tweetsh()
+        let store = tweetsh.home.file("store.sqlite")
+        let mine = tweetsh.home.file("mine.jsonl")
+        try ImportCommandTests.page(first: 500, count: 6, word: "coffee").write(
+            toFile: mine, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try tweetsh.run(["--store", store, "-c", "import \(mine)"]).status, 0)
+
+        let terminal = try tweetsh.terminal(["--store", store])
+        try terminal.waitForPrompt("> ")
+        terminal.type("drop mine\r")
+        try terminal.waitFor("drop the collection 'mine' (6 tweets)? It cannot be undone")
+        terminal.type("\r")
+        try terminal.waitFor("nothing was dropped")
+        try terminal.waitForPrompt("> ")
+        terminal.type("drop MINE\r")
+        try terminal.waitFor("[y/N] ")
+        terminal.type("no\r")
+        try terminal.waitFor("nothing was dropped")
+        try terminal.waitForPrompt("> ")
+        terminal.type("search coffee\r")
+        try terminal.waitFor("6 matches")
+        try terminal.waitForPrompt("> ")
+        terminal.type("drop mine\r")
+        try terminal.waitFor("[y/N] ")
+        terminal.type("y\r")
+        try terminal.waitFor("dropped the collection 'mine': 6 tweets deleted")
+        try terminal.waitForPrompt("> ")
+        terminal.type("quit\r")
+        XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
+        let history = try String(contentsOfFile: tweetsh.historyFile, encoding: .utf8)
+        XCTAssertFalse(history.split(separator: "\n").contains("y"), "the answer is not a command: \(history)")
+
+        try ImportCommandTests.page(first: 700, count: 2, word: "tea").write(
+            toFile: mine, atomically: true, encoding: .utf8)
+        let script = try tweetsh.run(["--store", store, "-c", "import \(mine)", "-c", "drop mine"])
+        XCTAssertEqual(script.status, 0, script.standardError)
+        XCTAssertTrue(script.standardOutput.contains("dropped the collection 'mine': 2 tweets deleted"))
+        XCTAssertFalse(script.standardOutput.contains("[y/N]") || script.standardError.contains("[y/N]"))
+    }
 }

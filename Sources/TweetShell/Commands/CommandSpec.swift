@@ -134,7 +134,9 @@ public struct CommandSpec: Sendable {
             flags: ["all"], examples: ["collection election", "collection all"]),
         CommandSpec(
             name: "drop", aliases: [], synopsis: "drop NAME",
-            summary: "Delete a collection: its tweets that no other collection holds leave the store.",
+            summary:
+                "Delete a collection: its tweets that no other collection holds leave the store. At the terminal it "
+                + "asks first (not for demo).",
             flags: [], examples: ["drop demo", "drop election"]),
         CommandSpec(
             name: "hydrate", aliases: [], synopsis: "hydrate <file> [--into NAME]",

@@ -1,4 +1,5 @@
 import Foundation
+import LineEditor
 import TweetKit
 import TweetStore
 
@@ -65,8 +66,30 @@ extension ShellSession {
     }
 
     /// `drop NAME`: deletes a collection and the tweets only it holds.
-    func dropCollection(_ name: String) async -> CommandStatus {
+    /// Drops a collection. A person at the terminal is asked first, with how many tweets go, unless it is the demo
+    /// corpus (generated, and made again by nobody's work): a mistyped name or a recalled history line must not
+    /// delete a collection that took days of API quota to gather. A script is not asked, so it can drop on its own.
+    func dropCollection(_ name: String, reader: (any LineReader)?) async -> CommandStatus {
         do {
+            if let reader, reader.isInteractive, name.lowercased() != "demo" {
+                guard
+                    let info = try await store.collections().first(where: { $0.name.lowercased() == name.lowercased() })
+                else {
+                    output.error("no collection named '\(name)'; 'collections' lists them")
+                    return .failed
+                }
+                let tweets = "\(info.tweets) tweet\(info.tweets == 1 ? "" : "s")"
+                let question =
+                    "drop the collection '\(TerminalText.safe(info.name))' (\(tweets))? It cannot be undone; "
+                    + "'backup <file>' keeps a copy. [y/N] "
+                let answer = try? reader.readLine(prompt: question)
+                guard case .line(let text)? = answer,
+                    ["y", "yes"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+                else {
+                    output.note("nothing was dropped")
+                    return .ok
+                }
+            }
             let report = try await store.drop(collection: name)
             var line =
                 "dropped the collection '\(name)': \(report.deleted) tweet\(report.deleted == 1 ? "" : "s") deleted"

@@ -162,7 +162,7 @@ public final class ShellSession: @unchecked Sendable {
         case .importFiles(let paths, let collection): return await importCollections(paths, collection: collection)
         case .collections: return await listCollections()
         case .collection(let name): return await setCollection(name)
-        case .drop(let name): return await dropCollection(name)
+        case .drop(let name): return await dropCollection(name, reader: reader)
         case .export(let path, let format, let columns, let all):
             return await export(to: path, format: format, columns: columns, all: all)
         case .backup(let path): return await backup(to: path)
