@@ -4,15 +4,35 @@ import Foundation
 public enum ConnectionAddress {
     /// Whether `text` names a PostgreSQL store rather than an SQLite file (`postgresql://…`, `postgres://…`).
     public static func isPostgres(_ text: String) -> Bool {
-        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") || isKeyValue(text)
     }
+
+    /// Whether `text` is libpq's other connection form, `host=… dbname=…`: its first word is `keyword=` with one of
+    /// libpq's connection keywords. Without this, such text was taken for an SQLite file's name, and a store file
+    /// was made whose name held the password.
+    public static func isKeyValue(_ text: String) -> Bool {
+        let trimmed = text.drop(while: { $0 == " " })
+        guard let equals = trimmed.firstIndex(of: "=") else { return false }
+        let keyword = trimmed[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+        return keywords.contains(keyword)
+    }
+
+    /// libpq's connection parameter keywords (PostgreSQL 15's list).
+    private static let keywords: Set<String> = [
+        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "channel_binding", "connect_timeout",
+        "client_encoding", "options", "application_name", "fallback_application_name", "keepalives",
+        "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout", "replication", "gssencmode",
+        "sslmode", "requiressl", "sslcompression", "sslcert", "sslkey", "sslpassword", "sslrootcert", "sslcrl",
+        "sslcrldir", "sslsni", "requirepeer", "ssl_min_protocol_version", "ssl_max_protocol_version", "krbsrvname",
+        "gsslib", "service", "target_session_attrs",
+    ]
 
     /// The address with its password masked, in both libpq forms: the URL's `user:secret@` and `password=` query
     /// parameter, and the key/value form's `password=secret` (quoted or not). Everything else is kept, so the
     /// message still says which server and database.
     public static func masked(_ address: String) -> String {
         if address.isEmpty { return "(from PG* variables)" }
-        if isPostgres(address) { return maskedURL(address) }
+        if address.hasPrefix("postgresql://") || address.hasPrefix("postgres://") { return maskedURL(address) }
         return maskedKeyValues(address)
     }
 

@@ -13,6 +13,11 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         case databaseMissing
         /// The server accepts only encrypted connections (or the client asked for TLS the server lacks).
         case tlsRequired
+        /// libpq cannot read the address itself (an unknown option, a value it does not take, a malformed URL);
+        /// `detail` says which part, in tweetsh's words. Nothing was sent to any server.
+        case invalidAddress
+        /// The host's name does not resolve to an address.
+        case unknownHost
         /// The role may read but not write (or the server is a read replica).
         case readOnly
         /// The connection was lost while a command ran; the next command connects again.
@@ -64,6 +69,11 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
             return "\(store) names a database the server does not have; create it, then run `tweetsh store init`"
         case .tlsRequired:
             return "\(store) needs an encrypted connection: add sslmode=require (and sslrootcert=…) to the address"
+        case .invalidAddress:
+            return
+                "the PostgreSQL store address \(address) cannot be used as written: \(detail ?? "libpq cannot read it")"
+        case .unknownHost:
+            return "cannot reach \(store): its host name does not resolve (is it spelled right?)"
         case .readOnly:
             return "this store is read-only for you (\(address)): ask its owner for the importer role"
         case .connectionLost:
@@ -90,8 +100,15 @@ extension PostgresError {
     /// an unknown message counts as an unreachable host, which is what the user sees anyway.
     static func connecting(_ message: String, address: String) -> PostgresError {
         let text = message.lowercased()
+        if let problem = addressProblem(message) {
+            var error = PostgresError(.invalidAddress, address: address, detail: problem)
+            error.diagnostic = message
+            return error
+        }
         let kind: Kind
-        if text.contains("password authentication failed") || text.contains("no password supplied")
+        if text.contains("could not translate host name") {
+            kind = .unknownHost
+        } else if text.contains("password authentication failed") || text.contains("no password supplied")
             || text.contains("authentication failed") || text.contains("role \"") && text.contains("does not exist")
         {
             kind = .authenticationFailed
@@ -105,6 +122,50 @@ extension PostgresError {
         var error = PostgresError(kind, address: address)
         error.diagnostic = message
         return error
+    }
+
+    /// What is wrong with the address, from libpq's message about it, or nil when the message is about something
+    /// else. Only option names go into the sentence, and only names that look like one (a value could be a password).
+    static func addressProblem(_ message: String) -> String? {
+        /// The first double-quoted text after `marker`.
+        func quoted(after marker: String) -> String? {
+            guard let range = message.range(of: marker) else { return nil }
+            let rest = message[range.upperBound...]
+            guard let open = rest.firstIndex(of: "\"") else { return nil }
+            let inner = rest[rest.index(after: open)...]
+            guard let close = inner.firstIndex(of: "\"") else { return nil }
+            return String(inner[..<close])
+        }
+        func name(_ text: String?) -> String? {
+            guard let text, (1...40).contains(text.utf8.count),
+                text.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 })
+            else { return nil }
+            return text
+        }
+        if message.contains("invalid connection option") || message.contains("invalid URI query parameter") {
+            let option = name(
+                quoted(after: "invalid connection option") ?? quoted(after: "invalid URI query parameter"))
+            return "libpq has no connection option "
+                + (option.map { "named \($0)" } ?? "by that name") + " (see libpq's parameter keywords)"
+        }
+        if message.contains("for connection option") {
+            let option = name(quoted(after: "for connection option")) ?? "an option"
+            return "the value of \(option) must be a whole number"
+        }
+        if message.contains("invalid port number") { return "the port must be a whole number" }
+        if message.hasPrefix("invalid "), let valueRange = message.range(of: " value: ") {
+            // `invalid sslmode value: "bogus"`: the option's name stands between the two.
+            let option = name(String(message[message.index(message.startIndex, offsetBy: 8)..<valueRange.lowerBound]))
+            return "\(option ?? "an option") has a value libpq does not take"
+        }
+        if message.contains("in connection info string") {
+            return message.contains("unterminated quoted string")
+                ? "a quoted value is not closed" : "each part must read keyword=value"
+        }
+        if message.contains("percent-encoded") || message.contains("invalid URI") || message.contains("URI") {
+            return "the URL is malformed (a % must start two hex digits)"
+        }
+        return nil
     }
 
     /// Classifies a failed command by its SQLSTATE.

@@ -115,6 +115,32 @@ struct PostgresAccessTests {
         #expect(Self.failure(opening: "postgresql://postgres@127.0.0.1:1/x")?.kind == .hostUnreachable)
         let empty = try PostgresTestServer.makeDatabase()
         #expect(Self.failure(opening: empty, migrate: false)?.kind == .notInitialized)
+        let unknown = Self.failure(opening: "host=no-such-host.invalid dbname=x")
+        #expect(unknown?.kind == .unknownHost)
+        #expect(unknown?.description.contains("does not resolve") == true)
+    }
+
+    /// An address libpq cannot read is said to be the address's fault, naming the option, not "no server answers";
+    /// no value from it is quoted, since a value may be a password.
+    @Test func addressesLibpqCannotReadAreExplained() throws {
+        let server = try PostgresTestServer.hostAndPort
+        let cases: [(String, String)] = [
+            ("postgresql://postgres@\(server)/x?sslmode=bogus", "sslmode has a value libpq does not take"),
+            ("postgresql://postgres:s3cret@\(server)/x?colour=blue", "libpq has no connection option named colour"),
+            ("host=127.0.0.1 port=abc password=s3cret", "the value of port must be a whole number"),
+            ("postgresql://postgres@127.0.0.1:abc/x", "the value of port must be a whole number"),
+            ("host=127.0.0.1 dbname", "each part must read keyword=value"),
+            ("host='127.0.0.1 password=s3cret", "a quoted value is not closed"),
+            ("postgresql://postgres@\(server)/x%zz", "the URL is malformed"),
+            ("host=127.0.0.1 gssencmode=often", "gssencmode has a value libpq does not take"),
+        ]
+        for (address, expected) in cases {
+            let error = Self.failure(opening: address)
+            #expect(error?.kind == .invalidAddress, "\(address): \(String(describing: error))")
+            #expect(error?.description.contains(expected) == true, "\(address): \(String(describing: error))")
+            #expect(error?.description.contains("s3cret") == false, "\(address)")
+            #expect(error?.description.contains("cannot be used as written") == true)
+        }
     }
 
     /// A port that accepts connections but never answers (a listening socket nobody serves) is given up after

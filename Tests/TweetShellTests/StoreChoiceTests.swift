@@ -21,6 +21,21 @@ struct StoreChoiceTests {
             StoreChoice.resolve(option: nil, config: "PostgreSQL", environment: environment) == .postgres(address: ""))
     }
 
+    /// libpq's key/value form opens PostgreSQL too; taken for a path, it made an SQLite file whose name held the
+    /// password.
+    @Test func libpqKeyValueAddressesOpenPostgreSQL() {
+        for address in ["host=db dbname=lab", " user=ann password=s3cret host=db", "service=lab", "DBNAME = lab"] {
+            #expect(
+                StoreChoice.resolve(option: address, config: nil, environment: environment)
+                    == .postgres(address: address), "\(address)")
+        }
+        for path in ["./user=me.sqlite", "/tmp/a=b.sqlite", "mine.sqlite", "weird=name.sqlite"] {
+            #expect(
+                StoreChoice.resolve(option: path, config: nil, environment: environment) == .sqlite(.file(path)),
+                "\(path)")
+        }
+    }
+
     @Test func pathsOpenSQLiteAndTheOptionWinsOverTheConfig() {
         #expect(
             StoreChoice.resolve(option: "/tmp/t.sqlite", config: "postgres", environment: environment)
