@@ -16,6 +16,24 @@ final class SmallerThingsTests: XCTestCase {
         XCTAssertFalse(run.standardError.contains("no search 57"), run.standardError)
     }
 
+    /// A config file with one line that is not UTF-8 (a Latin-1 comment) loses that line, said with its number, and
+    /// keeps every other setting; it used to fall back to the defaults for all of them.
+    func testAConfigLineThatIsNotUTF8IsTheOnlyOneIgnored() throws {
+        let tweetsh = Tweetsh()
+        let folder = tweetsh.home.file("config") + "/tweetsh"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var config = Data("page_size = 3\n# caf".utf8)
+        config.append(0xE9)
+        config.append(contentsOf: Data(" (Latin-1)\nformat = nonsense\n".utf8))
+        try config.write(to: URL(fileURLWithPath: folder + "/config"))
+        let run = try tweetsh.run(["-c", "search data"])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertTrue(
+            run.standardError.contains("/config:2: is not UTF-8 text; the line is ignored"), run.standardError)
+        XCTAssertTrue(run.standardError.contains("/config:3: format must be"), run.standardError)
+        XCTAssertEqual(run.standardOutput.split(separator: "\n").filter { $0.contains(" @") }.count, 3, "page_size 3")
+    }
+
     func testShowTwentyIsAResultAndShowIdTwentyIsATweet() throws {
         let run = try Tweetsh().run(["-c", "search swift --limit 30; show 20; show id:20"])
         XCTAssertTrue(run.standardOutput.contains("#20 "), run.standardOutput)

@@ -35,7 +35,10 @@ public enum TweetshApp {
         var config = ShellConfig()
         var configProblems: [String] = []
         switch ConfigFile.read(configPath, explicit: options.configPath != nil) {
-        case .text(let text): (config, configProblems) = ShellConfig.parse(text, file: configPath)
+        case .text(let text, let undecodable):
+            (config, configProblems) = ShellConfig.parse(text, file: configPath)
+            configProblems =
+                undecodable.map { "\(configPath):\($0): is not UTF-8 text; the line is ignored" } + configProblems
         case .absent: break
         case .unreadable(let why):
             // Only the default file may be missing: a `--config PATH` that cannot be read is a usage error.
@@ -180,7 +183,8 @@ extension TweetshApp {
 enum ConfigFile {
     /// What was found.
     enum Contents: Equatable {
-        case text(String)
+        /// The file's text; lines that are not UTF-8 are left empty and listed by number (from 1).
+        case text(String, undecodableLines: [Int])
         case absent
         case unreadable(String)
     }
@@ -195,7 +199,18 @@ enum ConfigFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .unreadable("cannot be read (permission denied)")
         }
-        guard let text = String(data: data, encoding: .utf8) else { return .unreadable("is not UTF-8 text") }
-        return .text(text)
+        if let text = String(data: data, encoding: .utf8) { return .text(text, undecodableLines: []) }
+        // One stray byte (a Latin-1 comment) must not drop every setting, `store =` among them: only its line goes.
+        var lines: [String] = []
+        var undecodable: [Int] = []
+        for (index, bytes) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            if let line = String(data: Data(bytes), encoding: .utf8) {
+                lines.append(line)
+            } else {
+                lines.append("")
+                undecodable.append(index + 1)
+            }
+        }
+        return .text(lines.joined(separator: "\n"), undecodableLines: undecodable)
     }
 }
