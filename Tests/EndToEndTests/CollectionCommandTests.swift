@@ -84,4 +84,25 @@ final class CollectionCommandTests: XCTestCase {
         XCTAssertTrue(script.standardOutput.contains("dropped the collection 'mine': 2 tweets deleted"))
         XCTAssertFalse(script.standardOutput.contains("[y/N]") || script.standardError.contains("[y/N]"))
     }
+
+    /// A file named demo.jsonl used to join the demo corpus, so its tweets were left out of searches and went with
+    /// `drop demo`; now the import is refused with the way out, and `--as` gives it a collection of its own.
+    func testAFileCalledDemoDoesNotJoinTheDemoCorpus() throws {
+        let tweetsh = Tweetsh()
+        let store = tweetsh.home.file("store.sqlite")
+        let file = tweetsh.home.file("demo.jsonl")
+        try ImportCommandTests.page(first: 500, count: 3, word: "coffee").write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let refused = try tweetsh.run(["--store", store, "-c", "import \(file)", "-c", "collections"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(
+            refused.standardError.contains(
+                "'demo' is the generated demo corpus, kept apart from your data (the name comes from the file's name); "
+                    + "give the collection a name of its own with --as NAME"), refused.standardError)
+        XCTAssertTrue(refused.standardOutput.contains("demo  3000 tweets"), refused.standardOutput)
+        let named = try tweetsh.run(["--store", store, "-c", "import \(file) --as mine", "-c", "collections"])
+        XCTAssertEqual(named.status, 0, named.standardError)
+        XCTAssertTrue(named.standardOutput.contains("mine     3 tweets"), named.standardOutput)
+        XCTAssertTrue(named.standardOutput.contains("demo  3000 tweets"), named.standardOutput)
+    }
 }

@@ -278,3 +278,32 @@ struct BothStoresXOnlyTests {
         #expect(try await store.search(SearchRequest(query: "data"), cursor: nil).tweets.isEmpty == false)
     }
 }
+
+/// `demo`, `api` and `all` are tweetsh's own names: an import into one of them, named so or after its file, is
+/// refused by each store before anything is written, so a user's tweets never join the generated corpus.
+@Suite(
+    "Both stores keep the reserved collection names",
+    .enabled(if: PostgresFixtures.available, "PostgreSQL is not available"))
+struct BothStoresReservedNameTests {
+    @Test(arguments: StoreKind.allCases)
+    func importsIntoReservedNamesAreRefused(kind: StoreKind) async throws {
+        let folder = TemporaryDirectory(prefix: "tweetsh-both")
+        let store = try kind.make(in: folder)
+        defer { store.close() }
+        let line = String(decoding: try JSONEncoder().encode(["data": [["id": "77", "text": "mine"]]]), as: UTF8.self)
+        for name in ["demo", "API", "all", "tweets"] {
+            try (line + "\n").write(toFile: folder.file(name + ".jsonl"), atomically: true, encoding: .utf8)
+        }
+        for (file, given) in [("demo", nil), ("API", nil), ("all", nil), ("tweets", "Demo"), ("tweets", " ")] {
+            let url = URL(fileURLWithPath: folder.file(file + ".jsonl"))
+            await #expect(throws: CollectionNameError.self, "\(file) as \(given ?? "its name")") {
+                _ = try await store.importJSON(from: .file(url), collection: given, progress: nil)
+            }
+        }
+        #expect(try await store.collections().isEmpty, "nothing was written")
+        let report = try await store.importJSON(
+            from: .file(URL(fileURLWithPath: folder.file("tweets.jsonl"))), collection: nil, progress: nil)
+        #expect(report.tweets == 1)
+        #expect(try await store.collections().map(\.name) == ["tweets"])
+    }
+}

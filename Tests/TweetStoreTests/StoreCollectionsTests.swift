@@ -135,3 +135,22 @@ struct StoreCollectionsTests {
         #expect(list.map(\.name) == ["api"] && list.first?.tweets == Fixtures.page.tweets.count)
     }
 }
+
+@Suite("Collection names")
+struct CollectionNameTests {
+    @Test func tweetshsOwnNamesAndUnprintableOnesAreRefused() {
+        for name in [
+            "demo", "DEMO", "api", "All", "", "  ", "a\u{1B}[31mb", "a\u{202E}b", "x\ny",
+            String(repeating: "n", count: 201),
+        ] {
+            #expect(CollectionName.problem(with: name) != nil, "\(name.debugDescription)")
+        }
+        for name in [
+            "demo2", "my demo", "api-search", "élection 2024", "東京", "a/b", String(repeating: "n", count: 200),
+        ] {
+            #expect(CollectionName.problem(with: name) == nil, "\(name.debugDescription)")
+        }
+        #expect(CollectionName.problem(with: "demo", fromFile: true)?.contains("comes from the file's name") == true)
+        #expect(CollectionName.problem(with: "api", flag: "--into")?.hasSuffix("with --into NAME") == true)
+    }
+}

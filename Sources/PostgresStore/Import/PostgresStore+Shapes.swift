@@ -25,7 +25,7 @@ extension PostgresStore {
             throw ImportInputError(
                 message: "\(input.path) is a file of an X account archive: import the archive's folder")
         }
-        let collection = collection ?? input.collectionName
+        let collection = try CollectionNameError.check(collection, orNameOf: input)
         if case .file(let url) = input, framing == .lines, compression.isEmpty {
             let done = try await importJSONL(at: url, collection: collection, progress: progress)
             var report = ImportReport(
@@ -76,7 +76,7 @@ extension PostgresStore {
     public func importArchive(
         at url: URL, collection: String?, progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws -> ImportReport {
-        let collection = collection ?? ImportInput.file(url).collectionName
+        let collection = try CollectionNameError.check(collection, orNameOf: .file(url))
         try await withConnection { try Self.requireWritable($0) }
         let codec = self.codec
         return try await ArchiveImport.run(at: url, progress: progress) { pages, handles in

@@ -32,6 +32,10 @@ extension ShellSession {
             return .failed
         }
         let collection = into ?? Self.hydrateCollectionName(url)
+        if let problem = CollectionName.problem(with: collection, fromFile: into == nil, flag: "--into") {
+            output.error(problem)
+            return .failed
+        }
         let bar = HydrateProgressBar(enabled: spinner.isEnabled, label: label)
         let waitLines = WaitLines()
         let waitToken = sources.waits.add { [output, bar] notice in

@@ -2,6 +2,7 @@ import Foundation
 import StreamCore
 import StreamFoundation
 import TweetKit
+import TweetStore
 import XAPI
 
 #if canImport(Glibc)
@@ -24,6 +25,10 @@ extension ShellSession {
             return .failed
         }
         let collection = options.collection ?? StreamOptions.defaultCollection
+        if let problem = CollectionName.problem(with: collection, flag: "--into") {
+            output.error(problem)
+            return .failed
+        }
         let writer = StreamStoreWriter(store: store, collection: collection)
         let queue = DispatchQueue(label: "tweetsh.stream")
         let recovery = sources.api.map { api in

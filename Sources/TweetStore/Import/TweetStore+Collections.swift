@@ -34,7 +34,7 @@ extension TweetStore {
     public func importArchive(
         at url: URL, collection: String? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportReport {
-        let collection = collection ?? ImportInput.file(url).collectionName
+        let collection = try CollectionNameError.check(collection, orNameOf: .file(url))
         return try await ArchiveImport.run(at: url, progress: progress) { pages, handles in
             try await insert(pages, collection: collection)
             try await recordReplyHandles(handles)

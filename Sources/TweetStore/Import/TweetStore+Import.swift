@@ -124,7 +124,7 @@ extension TweetStore {
             throw ImportInputError(message: "\(path) is a file of an X account archive: import the archive's folder")
         }
         let savesState = input != .standardInput
-        let collection = collection ?? input.collectionName
+        let collection = try CollectionNameError.check(collection, orNameOf: input)
 
         var state = ImportState(path: path, size: size, modified: modified)
         var resumedAfterLine: Int?
