@@ -305,5 +305,10 @@ struct BothStoresReservedNameTests {
             from: .file(URL(fileURLWithPath: folder.file("tweets.jsonl"))), collection: nil, progress: nil)
         #expect(report.tweets == 1)
         #expect(try await store.collections().map(\.name) == ["tweets"])
+        // The store remembers which file it imported, so that `export` never writes over it.
+        let imported = ImportInput.file(URL(fileURLWithPath: folder.file("tweets.jsonl"))).path
+        #expect(try await store.hasImported(path: imported))
+        #expect(
+            try await store.hasImported(path: folder.file("demo.jsonl")) == false, "a refused import left no record")
     }
 }

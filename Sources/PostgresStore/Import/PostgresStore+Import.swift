@@ -255,3 +255,13 @@ struct ImportState {
             ], doing: "recording the import's progress")
     }
 }
+
+extension PostgresStore {
+    /// Whether an import of the file at `path` was recorded (finished or not), from any machine that shares the store.
+    public func hasImported(path: String) async throws -> Bool {
+        try await withConnection { connection in
+            try connection.scalar(
+                "SELECT count(*) FROM imports WHERE path = $1", [.text(path)], doing: "reading the imports") ?? 0 > 0
+        }
+    }
+}

@@ -44,7 +44,7 @@ extension ShellSession {
             output.note("\(ids.count) tweet id\(ids.count == 1 ? "" : "s")")
             return .ok
         }
-        guard let (written, handle) = createExportFile(path) else { return .failed }
+        guard let (written, handle) = await createExportFile(path) else { return .failed }
         defer { try? handle.close() }
         do {
             try handle.write(contentsOf: Data(text.utf8))

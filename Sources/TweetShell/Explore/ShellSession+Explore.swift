@@ -78,9 +78,9 @@ extension ShellSession {
 
     /// Writes the current count when it is the current result: JSON lines (one object per bucket) or, for a `.csv`
     /// file or `--format csv`, twarc2's counts columns. Nil when the current result is a search's list.
-    func exportCount(to rawPath: String, format: ExportFormat) -> CommandStatus? {
+    func exportCount(to rawPath: String, format: ExportFormat) async -> CommandStatus? {
         guard let series = explore.viewModel.currentCount else { return nil }
-        guard let (path, handle) = createExportFile(rawPath) else { return .failed }
+        guard let (path, handle) = await createExportFile(rawPath) else { return .failed }
         defer { try? handle.close() }
         let text = format == .csv ? ExplorePrinter.csv(series) : ExplorePrinter.jsonLines(series)
         do {

@@ -25,13 +25,13 @@ extension ShellSession {
     {
         if all { return await exportAll(to: rawPath, format: format, columns: columns) }
         // A count, when it is the current result (the last command that gave one), is what `export` writes.
-        if let status = exportCount(to: rawPath, format: format) { return status }
+        if let status = await exportCount(to: rawPath, format: format) { return status }
         let list = viewModel.results
         guard !list.items.isEmpty else {
             output.error("nothing to export: search first")
             return .failed
         }
-        guard let (path, handle) = createExportFile(rawPath) else { return .failed }
+        guard let (path, handle) = await createExportFile(rawPath) else { return .failed }
         defer { try? handle.close() }
         let writer = ExportFileWriter(
             handle: handle, format: format,
@@ -52,8 +52,12 @@ extension ShellSession {
     }
 
     /// Creates (or empties) the file an export writes, with `~` expanded; says so and returns nil when it cannot.
-    func createExportFile(_ rawPath: String) -> (path: String, handle: FileHandle)? {
+    func createExportFile(_ rawPath: String) async -> (path: String, handle: FileHandle)? {
         let path = Self.expandTilde(rawPath, environment: environment)
+        if let reason = await protectedExportTarget(path) {
+            output.error("will not write \(path): \(reason)")
+            return nil
+        }
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else {

@@ -32,7 +32,7 @@ extension ShellSession {
             output.error("cannot export: the query does not parse at column \(error.column): \(error.message)")
             return .failed
         }
-        guard let (path, handle) = createExportFile(rawPath) else { return .failed }
+        guard let (path, handle) = await createExportFile(rawPath) else { return .failed }
         defer { try? handle.close() }
         let writer = ExportFileWriter(
             handle: handle, format: format,

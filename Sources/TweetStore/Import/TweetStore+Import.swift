@@ -306,3 +306,12 @@ extension TweetStore {
         return report
     }
 }
+
+extension TweetStore {
+    /// Whether an import of the file at `path` was recorded (finished or not).
+    public func hasImported(path: String) async throws -> Bool {
+        try await database.run { connection in
+            try connection.scalar("SELECT count(*) FROM imports WHERE path = ?", [.text(path)]) ?? 0 > 0
+        }
+    }
+}

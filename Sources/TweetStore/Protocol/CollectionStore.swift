@@ -81,6 +81,9 @@ public protocol CollectionStore: TweetSource, PageCache {
     func searchHistory(limit: Int) async throws -> [SearchHistoryEntry]
     /// The record of `query` on `source`, if it ran before.
     func lastSearch(query: String, source: String) async throws -> SearchHistoryEntry?
+    /// Whether a file at `path` (absolute and standardized, as `ImportInput.path` gives it) was imported into the store,
+    /// so that an export never writes over the data a collection came from.
+    func hasImported(path: String) async throws -> Bool
 }
 
 extension CollectionStore {
