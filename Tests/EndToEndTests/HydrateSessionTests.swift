@@ -72,6 +72,24 @@ final class HydrateSessionTests: XCTestCase {
         XCTAssertEqual(answeredIDs.count, 250)
     }
 
+    /// The missing-ids report is named after the collection, beside the id file; a `/` in the name would have put it
+    /// in another folder (`--into ../x` outside the id file's), so it becomes `_`, as does a leading `.`.
+    func testTheMissingReportStaysBesideTheIdFile() throws {
+        let tweetsh = Tweetsh()
+        let ids = Self.ids(5)
+        stub.lookupWorld.setMissing([ids[1]], reason: .deleted)
+        let folder = tweetsh.home.file("lists")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try ids.map(\.description).joined(separator: "\n").write(
+            toFile: folder + "/ids.txt", atomically: true, encoding: .utf8)
+        let run = try tweetsh.run(["-c", "hydrate \(folder)/ids.txt --into ../up"], environment: api)
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertTrue(
+            run.standardError.contains("missing ids and reasons: \(folder)/_._up.missing.csv"), run.standardError)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/_._up.missing.csv"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tweetsh.home.file("up.missing.csv")))
+    }
+
     func testKillNineMidwayThenResumeAsksNoAnsweredIdTwice() throws {
         let tweetsh = Tweetsh()
         let ids = Self.ids(1_050)

@@ -14,7 +14,7 @@ import TweetStore
 struct PostgresDictionaryTests {
     @Test func firstLargeImportTrainsAStoredDictionaryThatEveryStoreObjectReads() async throws {
         let folder = TemporaryDirectory(prefix: "tweetsh-pg-dictionary")
-        let file = URL(fileURLWithPath: folder.file("demo.jsonl"))
+        let file = URL(fileURLWithPath: folder.file("corpus.jsonl"))
         #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
         let handle = try FileHandle(forWritingTo: file)
         try DemoCorpus(seed: 23, tweetCount: 2_000).writeTwarc2JSONL(to: handle)

@@ -60,7 +60,7 @@ struct ExportAllModelsTests {
 
     private static func demoStore() async throws -> (URL, TweetStore) {
         let folder = try Fixtures.temporaryDirectory()
-        let file = folder.appendingPathComponent("demo.jsonl")
+        let file = folder.appendingPathComponent("corpus.jsonl")
         #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
         let handle = try FileHandle(forWritingTo: file)
         try DemoCorpus(seed: 5, tweetCount: 1_500).writeTwarc2JSONL(to: handle)

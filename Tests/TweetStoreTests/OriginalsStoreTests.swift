@@ -60,7 +60,7 @@ struct OriginalsStoreTests {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let corpus = DemoCorpus(seed: 7, tweetCount: 2_000)
-        let file = folder.appendingPathComponent("demo.jsonl")
+        let file = folder.appendingPathComponent("corpus.jsonl")
         #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
         let handle = try FileHandle(forWritingTo: file)
         try corpus.writeTwarc2JSONL(to: handle)
@@ -99,7 +99,7 @@ struct OriginalsStoreTests {
     @Test func exportAllExpandsBlobsOfADictionaryTrainedElsewhere() async throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("demo.jsonl")
+        let file = folder.appendingPathComponent("corpus.jsonl")
         #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
         let handle = try FileHandle(forWritingTo: file)
         try DemoCorpus(seed: 11, tweetCount: 2_000).writeTwarc2JSONL(to: handle)

@@ -12,7 +12,7 @@ struct StoreInputShapeTests {
     static let collection: [UInt8] = {
         let folder = try! Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("demo.jsonl")
+        let file = folder.appendingPathComponent("corpus.jsonl")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         let handle = try! FileHandle(forWritingTo: file)
         try! DemoCorpus(seed: 7, tweetCount: 600, pageSize: 50).writeTwarc2JSONL(to: handle)

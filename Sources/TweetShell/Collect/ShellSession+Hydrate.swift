@@ -86,7 +86,11 @@ extension ShellSession {
             output.note("\(input.duplicates) repeated ids were each asked for once")
         }
         if !summary.missing.isEmpty {
-            let reportPath = url.deletingLastPathComponent().appendingPathComponent("\(collection).missing.csv").path
+            // Beside the id file, named after the collection; a `/` or a leading `.` in the name would put it
+            // elsewhere or hide it.
+            var fileName = collection.replacingOccurrences(of: "/", with: "_")
+            if fileName.hasPrefix(".") { fileName = "_" + fileName.dropFirst() }
+            let reportPath = url.deletingLastPathComponent().appendingPathComponent("\(fileName).missing.csv").path
             do {
                 try Self.missingReport(summary.missing).write(toFile: reportPath, atomically: true, encoding: .utf8)
                 output.note("missing ids and reasons: \(reportPath)")
