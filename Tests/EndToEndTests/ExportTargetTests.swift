@@ -31,6 +31,8 @@ final class ExportTargetTests: XCTestCase {
         XCTAssertTrue(run.standardError.contains("will not write \(link): " + imported), run.standardError)
         XCTAssertEqual(try String(contentsOfFile: mine, encoding: .utf8), original, "the imported file is untouched")
         XCTAssertTrue(run.standardOutput.contains("wrote 6 tweets to \(other)"), run.standardOutput)
+        XCTAssertTrue(run.standardError.contains("\(other) existed and is replaced"), run.standardError)
+        XCTAssertEqual(run.standardError.components(separatedBy: "existed and is replaced").count, 2, "said once")
         XCTAssertFalse(try String(contentsOfFile: other, encoding: .utf8).contains("old contents"))
 
         let after = try tweetsh.run(["--store", store, "-c", "search coffee"])

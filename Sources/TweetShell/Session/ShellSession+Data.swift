@@ -58,12 +58,16 @@ extension ShellSession {
             output.error("will not write \(path): \(reason)")
             return nil
         }
+        var isFolder: ObjCBool = false
+        let existed = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else {
             output.error("cannot write \(path)" + (Self.unwritableReason(path).map { " (\($0))" } ?? ""))
             return nil
         }
+        // Replaced as twarc2 does, but never in silence: an earlier export of another search may have been there.
+        if existed { output.note("\(path) existed and is replaced") }
         return (path, handle)
     }
 
