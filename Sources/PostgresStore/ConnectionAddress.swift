@@ -4,7 +4,12 @@ import Foundation
 public enum ConnectionAddress {
     /// Whether `text` names a PostgreSQL store rather than an SQLite file (`postgresql://…`, `postgres://…`).
     public static func isPostgres(_ text: String) -> Bool {
-        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") || isKeyValue(text)
+        isURL(text) || isKeyValue(text)
+    }
+
+    /// libpq's URL form, `postgresql://…` or `postgres://…`.
+    private static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
     }
 
     /// Whether `text` is libpq's other connection form, `host=… dbname=…`: its first word is `keyword=` with one of
@@ -32,7 +37,7 @@ public enum ConnectionAddress {
     /// message still says which server and database.
     public static func masked(_ address: String) -> String {
         if address.isEmpty { return "(from PG* variables)" }
-        if address.hasPrefix("postgresql://") || address.hasPrefix("postgres://") { return maskedURL(address) }
+        if isURL(address) { return maskedURL(address) }
         return maskedKeyValues(address)
     }
 

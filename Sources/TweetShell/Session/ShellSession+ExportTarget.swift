@@ -18,7 +18,7 @@ extension ShellSession {
         }
         if let history = history?.path { own.append((history, "the command history")) }
         own.append((CredentialStore(environment: environment).fileURL.path, "your X API credentials"))
-        own.append((Self.defaultConfigPath(environment), "tweetsh's config file"))
+        own.append((ShellConfig.defaultPath(environment: environment), "tweetsh's config file"))
         for (file, what) in own where Self.sameFile(target.path, file) {
             return "it is \(what); export to another file"
         }
@@ -28,12 +28,6 @@ extension ShellSession {
             return "the store imported tweets from that file; export to a new file, so the original stays as it is"
         }
         return nil
-    }
-
-    /// `$XDG_CONFIG_HOME/tweetsh/config`, or `~/.config/tweetsh/config`.
-    static func defaultConfigPath(_ environment: [String: String]) -> String {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/tweetsh/config" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/tweetsh/config"
     }
 
     /// Whether two paths name one file: the same path once standardized with symlinks resolved, or, when both exist,
