@@ -48,7 +48,8 @@ public struct CountChart: Sendable {
     /// The header: the total with the bucket width and `(UTC)` first, so a narrow terminal still sees them, then the
     /// query, the peak and the source, packed into as few lines as the width allows.
     private func header(_ series: CountSeries) -> [String] {
-        var parts = ["\(Self.grouped(series.total)) tweets by \(series.granularity.rawValue) (UTC)"]
+        let tweets = series.total == 1 ? "tweet" : "tweets"
+        var parts = ["\(Self.grouped(series.total)) \(tweets) by \(series.granularity.rawValue) (UTC)"]
         if !series.query.isEmpty { parts.append("matching " + TerminalText.safe(series.query)) }
         if let peak = series.peakIndex {
             let bucket = series.buckets[peak]

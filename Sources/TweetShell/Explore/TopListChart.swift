@@ -33,7 +33,7 @@ public struct TopListChart: Sendable {
         } else if !list.query.isEmpty {
             header += " matching " + TerminalText.safe(list.query)
         }
-        header += glyphs.dot + "\(CountChart.grouped(list.tweets)) tweets"
+        header += glyphs.dot + "\(CountChart.grouped(list.tweets)) tweet\(list.tweets == 1 ? "" : "s")"
         var lines = [style.bold(glyphs.fit(header, to: width))]
         guard !list.rows.isEmpty else {
             lines.append(style.dim("nothing to rank"))
