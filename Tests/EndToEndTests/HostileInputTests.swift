@@ -79,6 +79,11 @@ final class HostileInputTests: XCTestCase {
         try terminal.waitFor("press any key to return to the results")
         terminal.type("\u{04}")
         try terminal.waitForPrompt("no key)")
+        // The data formats on a terminal: JSON escapes what a terminal obeys, CSV shows it.
+        for command in ["format json", "search hostile", "show 2", "format csv", "search hostile"] {
+            terminal.type(command + "\r")
+            try terminal.waitForPrompt("no key)")
+        }
         terminal.type("quit\r")
         XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
 
@@ -95,6 +100,9 @@ final class HostileInputTests: XCTestCase {
             XCTAssertTrue(output.contains(shown), "\(shown) is shown: \(output.debugDescription)")
         }
         XCTAssertTrue(output.contains("Evil ␛]0;PWNED-NAME␇"), "the author's name is shown, not obeyed")
+        XCTAssertTrue(output.contains(#"\u009d0;PWNED-C1\u009c"#), "JSON escapes the C1 controls")
+        XCTAssertTrue(output.contains(#""name":"Evil \u001b]0;PWNED-NAME\u0007""#), "JSON prints the user as imported")
+        XCTAssertFalse(output.contains(#""verified":false"#), "and invents nothing")
     }
 
     /// Piped output is data for scripts: rows whole and on one line, still with nothing a terminal would obey.

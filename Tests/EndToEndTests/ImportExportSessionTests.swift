@@ -54,4 +54,30 @@ final class ImportExportSessionTests: XCTestCase {
             (flattened["author"] as? NSDictionary)?["pinned_tweet_id"] as? String, "1700000000000000000",
             "the author's own fields merged in")
     }
+
+    /// `format json` and `format csv` print what `export` writes: the objects as imported, not the models' fields.
+    func testTheDataFormatsPrintWhatExportWrites() throws {
+        let tweetsh = Tweetsh()
+        let input = tweetsh.home.file("mine.jsonl")
+        let exported = tweetsh.home.file("out.jsonl")
+        let csv = tweetsh.home.file("out.csv")
+        try (Self.page + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let setup = try tweetsh.run([
+            "-c", "import \(input)", "-c", "search lossless", "-c", "export \(exported)", "-c", "export \(csv)",
+        ])
+        XCTAssertEqual(setup.status, 0, setup.standardError)
+        let run = try tweetsh.run([
+            "-c", "format json", "-c", "search lossless", "-c", "show 1", "-c", "format csv", "-c", "search lossless",
+        ])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        let lines = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+        let page = try XCTUnwrap(try String(contentsOfFile: exported, encoding: .utf8).split(separator: "\n").first)
+        // The search's line and show's line, then the CSV header and row.
+        XCTAssertEqual(lines.count, 5, run.standardOutput)
+        XCTAssertEqual(lines.first.map(String.init), String(page), "format json's search line is export's line")
+        XCTAssertEqual(lines.dropFirst().first.map(String.init), String(page), "and so is show's")
+        let csvText = try String(contentsOfFile: csv, encoding: .utf8)
+        XCTAssertEqual(lines.dropFirst(2).joined(separator: "\n"), csvText, "format csv prints export's CSV")
+        XCTAssertFalse(run.standardOutput.contains(#""verified":false"#), "nothing invented")
+    }
 }

@@ -128,7 +128,7 @@ final class HostileTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.balanced("\u{2069}a\u{2068}b"), "a\u{2068}b\u{2069}")
     }
 
-    /// Data formats are data: JSON lines and CSV keep the exact text, controls included.
+    /// Piped, data formats are data: JSON lines and CSV keep the exact text, controls included.
     func testJSONAndCSVKeepTheExactText() throws {
         let text = HostileCorpus.texts[1]
         let page = Page(
@@ -150,6 +150,37 @@ final class HostileTextTests: XCTestCase {
                 XCTAssertTrue(collected.text.contains("\u{1B}]0;PWNED BEL\u{07}"), collected.text.debugDescription)
             }
         }
+    }
+}
+
+extension HostileTextTests {
+    /// On a terminal, JSON lines escape what could drive it (and still parse to the same text), and CSV rows show it
+    /// as any other text: every text of the corpus, as a tweet's text and as its author's name.
+    func testJSONAndCSVOnATerminalAreSafeAndJSONStillParsesToTheText() throws {
+        for (index, text) in HostileCorpus.texts.enumerated() {
+            var author = HostileCorpus.evilUser
+            author.name = text
+            let page = Page(
+                tweets: [Tweet(id: TweetID(UInt64(index + 1)), text: text, authorID: author.id)], users: [author])
+            for format in [OutputFormat.json, .csv] {
+                let collected = Collected()
+                let output = ShellOutput(
+                    style: Style(enabled: true), dataIsShown: true, out: { collected.add($0) }, err: { _ in })
+                let printer = OutcomePrinter(
+                    output: output, settings: { .init(format: format, width: 80, now: Self.now) })
+                var list = ResultList()
+                let added = list.append(page)
+                printer.print(added, list: list, settings: .init(format: format, width: 80, now: Self.now))
+                HostileCorpus.assertSafe(collected.text, "\(format) on a terminal, text \(index)")
+                guard format == .json else { continue }
+                let line = try XCTUnwrap(collected.text.split(separator: "\n").first)
+                let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let tweets = try XCTUnwrap(object["data"] as? [[String: Any]])
+                XCTAssertEqual(tweets.first?["text"] as? String, text, "text \(index)")
+            }
+        }
+        XCTAssertEqual(
+            TerminalText.jsonForTerminal("{\"t\":\"a\u{9B}b\u{202E}c\"}\n"), "{\"t\":\"a\\u009bb\\u202ec\"}\n")
     }
 }
 

@@ -29,9 +29,9 @@ public final class ExplorePrinter: Subscriber, @unchecked Sendable {
         switch answer {
         case .count(let series, let json):
             if json || settings.format == .json {
-                output.raw(Self.jsonLines(series))
+                output.json(Self.jsonLines(series))
             } else if settings.format == .csv {
-                output.raw(Self.csv(series))
+                output.csv(Self.csv(series))
             } else {
                 output.lines(CountChart(width: settings.width, style: output.style, glyphs: glyphs).lines(for: series))
             }

@@ -107,7 +107,7 @@ public final class OutcomePrinter: Subscriber, @unchecked Sendable {
                     text = String(text[text.index(after: newline)...])
                 }
             }
-            output.raw(text)
+            if settings.format == .csv { output.csv(text) } else { output.json(text) }
         }
     }
 }

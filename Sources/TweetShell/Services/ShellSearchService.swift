@@ -15,17 +15,27 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     private let sources: SourceState
     private let now: @Sendable () -> Date
     private let credentials: CredentialReport?
+    private let printsData: @Sendable () -> Bool
 
     /// Creates the service over the store and the shell's current source settings; `credentials` says where the
-    /// token came from, so a refused token from the environment is named.
+    /// token came from, so a refused token from the environment is named. While `printsData` is true (the json and
+    /// csv formats), pages come with their objects' originals, so what is printed is what was imported or fetched.
     public init(
         store: any CollectionStore, sources: SourceState, credentials: CredentialReport? = nil,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, printsData: @escaping @Sendable () -> Bool = { false }
     ) {
         self.store = store
         self.sources = sources
         self.credentials = credentials
         self.now = now
+        self.printsData = printsData
+    }
+
+    /// `page` as the printer needs it: with the originals the store keeps when the format prints data. A page the API
+    /// sent this session carries its own.
+    private func forPrinting(_ page: Page) async throws -> Page {
+        guard printsData(), page.originals.tweets.isEmpty, !page.tweets.isEmpty else { return page }
+        return try await store.withOriginals(page)
     }
 
     /// A 401 for a token from an environment variable says so: `auth` writes the credentials file, which the
@@ -182,7 +192,8 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
                 nextCursor: page.nextToken)
         }
         return SearchPage(
-            page: page, sourceName: kind.rawValue, note: note, warnings: page.errors.map(\.warningMessage) + warnings)
+            page: try await forPrinting(page), sourceName: kind.rawValue, note: note,
+            warnings: page.errors.map(\.warningMessage) + warnings)
     }
 
     private func next(_ search: SearchOptions, cursor: String, pageSize: Int) async throws -> SearchPage {
@@ -204,6 +215,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
             entry.lastRun = now()
             try await store.recordSearch(entry)
         }
-        return SearchPage(page: page, sourceName: kind.rawValue, warnings: page.errors.map(\.warningMessage))
+        return SearchPage(
+            page: try await forPrinting(page), sourceName: kind.rawValue, warnings: page.errors.map(\.warningMessage))
     }
 }

@@ -9,12 +9,18 @@ extension ShellSession {
         switch settings.format {
         case .json, .csv:
             // Data formats print the tweet as data (a twarc2 page line, or a CSV row), for scripts.
-            let page = Self.page(holding: item, in: viewModel.results)
+            let page = await printable(Self.page(holding: item, in: viewModel.results))
             printer.print([item], list: ResultList(pages: [page]), settings: settings)
         case .compact, .detail:
             output.lines(DetailRenderer(width: settings.width, style: output.style).lines(for: item))
         }
         return .ok
+    }
+
+    /// `page` with its originals from the store, so a data format prints what was imported or fetched; the page as
+    /// it is when the store cannot say (the tweet is printed from what the shell holds).
+    private func printable(_ page: Page) async -> Page {
+        (try? await withOriginals(page)) ?? page
     }
 
     /// The page an item came from (with its includes: the retweeted original, the quoted tweet, the users), or a page
@@ -43,7 +49,7 @@ extension ShellSession {
                 // The store also follows reply chains, for archives and v1.1 data that have no conversation ids.
                 (conversation, page) = try await store.thread(of: item.tweet.id, limit: 200)
             }
-            var ordered = page
+            var ordered = display.format == .json || display.format == .csv ? try await withOriginals(page) : page
             ordered.tweets.sort { $0.id < $1.id }
             if !ordered.tweets.contains(where: { $0.id == conversation }), let root = page.tweet(conversation) {
                 ordered.tweets.insert(root, at: 0)

@@ -65,7 +65,10 @@ public final class ShellSession: @unchecked Sendable {
         secrets = OwnSecrets(tokenIsHeld: client.tokenIsHeld(in:), environment: environment)
         display = DisplaySettings(format: config.format, width: width, environment: environment)
         spinner = Spinner(enabled: isInteractive && TerminalSize.isTerminal(STDERR_FILENO))
-        let service = ShellSearchService(store: store, sources: sources, credentials: credentials)
+        let display = self.display
+        let service = ShellSearchService(
+            store: store, sources: sources, credentials: credentials,
+            printsData: { [display] in display.format == .json || display.format == .csv })
         viewModel = SearchViewModel(service: service, pageSize: config.pageSize, scheduler: ImmediateScheduler.shared)
         printer = OutcomePrinter(output: output, settings: display.current)
         explore = ExploreSession(

@@ -59,7 +59,7 @@ extension ShellSession {
             undrawn = screen.undrawn
         } else {
             let stamp = StreamJSONLines(version: XAPISettings().userAgent)
-            viewModel.tweets.sink { tweet in output.raw(stamp.line(for: tweet)) }.store(in: &subscriptions)
+            viewModel.tweets.sink { tweet in output.json(stamp.line(for: tweet)) }.store(in: &subscriptions)
             viewModel.notices.sink { output.note("stream: \($0)") }.store(in: &subscriptions)
             final = await withTaskCancellationHandler {
                 await viewModel.finished()

@@ -13,7 +13,8 @@
 ///   after it.
 ///
 /// Zero-width joiners, variation selectors and combining marks stay: they draw nothing on their own. Data formats
-/// (JSON lines, CSV, exports) never pass through here; they keep the exact text.
+/// (JSON lines, CSV, exports) keep the exact text when piped; on a terminal they go through `jsonForTerminal` and
+/// `csvForTerminal`.
 public enum TerminalText {
     /// `text` safe to print. Line breaks become `\n` when `lineBreak` is nil, else `lineBreak` (runs of breaks and the
     /// spaces around them become one), so a field meant for one line stays on one line.
