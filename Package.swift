@@ -101,7 +101,8 @@ let package = Package(
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTesting", "lineeditor-demo"]),
         .testTarget(name: "TweetKitTests", dependencies: ["TweetKit"]),
         .testTarget(
-            name: "TweetStoreTests", dependencies: ["TweetStore", "StoreTesting", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
+            name: "TweetStoreTests",
+            dependencies: ["TweetStore", "StoreTesting", "TerminalTesting", "CZstd", "CZlib", "CLZMA", "CBZip2"]),
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [

@@ -58,7 +58,7 @@ build() {
         -o "$out/fuzz-$name" "$@" -lTweetKit
 }
 
-targets=("${@:-query command-line api-page jsonl archive store-import}")
+targets=("${@:-query command-line api-page jsonl archive store-import zip}")
 for target in ${targets[*]}; do
     case "$target" in
         query) build query "$root/Fuzz/Query/QueryFuzz.swift" ;;
@@ -75,6 +75,10 @@ for target in ${targets[*]}; do
             store_lib
             build store-import "$root/Fuzz/StoreImport/StoreImportFuzz.swift" -I "$root/Sources/CSQLite" \
                 "${compression_includes[@]}" -lTweetStore -lsqlite3 "${compression_libraries[@]}" ;;
+        zip)
+            store_lib
+            build zip "$root/Fuzz/Zip/ZipFuzz.swift" -I "$root/Sources/CSQLite" "${compression_includes[@]}" \
+                -lTweetStore -lsqlite3 "${compression_libraries[@]}" ;;
         *) echo "unknown fuzz target: $target" >&2; exit 2 ;;
     esac
 done

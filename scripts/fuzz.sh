@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target for a bounded time from its committed seed corpus (Fuzz/Corpus/<target>).
 #
-#   scripts/fuzz.sh [seconds-per-target] [target ...]      default 30 s; targets: query command-line api-page jsonl archive store-import
+#   scripts/fuzz.sh [seconds-per-target] [target ...]      default 30 s; targets: query command-line api-page jsonl archive store-import zip
 #
 # New inputs the fuzzer finds go to fuzz-out/<target>/corpus (not committed), crashing inputs to fuzz-out/<target>/.
 # Prints executions and crashes per target; exits 1 when any target crashed (or failed to run), 0 otherwise.
@@ -10,7 +10,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(query command-line api-page jsonl archive store-import)
+[[ ${#targets[@]} -gt 0 ]] || targets=(query command-line api-page jsonl archive store-import zip)
 build="${FUZZ_BUILD:-$root/.build-fuzz}"
 out="${FUZZ_OUT:-$root/fuzz-out}"
 

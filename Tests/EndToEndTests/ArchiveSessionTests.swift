@@ -61,4 +61,44 @@ final class ArchiveSessionTests: XCTestCase {
         XCTAssertTrue(
             run.standardError.contains("account.js is missing: the tweets have no author"), run.standardError)
     }
+
+    /// The ZIP X hands out imports as its folder does, named after the ZIP, and leaves nothing unpacked behind; its
+    /// warnings name the ZIP; a ZIP that holds no archive is refused in one line.
+    func testAZippedArchiveImportsWithoutUnzipping() throws {
+        let tweetsh = Tweetsh()
+        let folder = tweetsh.home.file("unzipped")
+        try writeArchive(in: folder, account: false)
+        var writer = ZipWriter()
+        for name in ["tweets.js"] {
+            writer.add(
+                "twitter-2024-01-01-abc/data/\(name)",
+                try Data(contentsOf: URL(fileURLWithPath: folder + "/data/" + name)))
+        }
+        writer.add("twitter-2024-01-01-abc/data/tweets_media/1.jpg", Data(repeating: 0xFF, count: 64))
+        let zip = tweetsh.home.file("twitter-2024-01-01-abc.zip")
+        try writer.finish().write(to: URL(fileURLWithPath: zip))
+        let temporary = tweetsh.home.file("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+
+        let run = try tweetsh.run(
+            ["-c", "import \(zip); collections; search zebraword second"], environment: ["TMPDIR": temporary])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertTrue(run.standardOutput.contains("imported 3 tweets from 3 archive entries"), run.standardOutput)
+        XCTAssertTrue(run.standardOutput.contains("twitter-2024-01-01-abc     3 tweets"), run.standardOutput)
+        XCTAssertTrue(run.standardOutput.contains("zebraword second"), run.standardOutput)
+        XCTAssertTrue(
+            run.standardError.contains("\(zip): data/account.js is missing: the tweets have no author"),
+            run.standardError)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary), [], "nothing left unpacked")
+
+        var other = ZipWriter()
+        other.add("photos/a.jpg", Data(repeating: 0xFF, count: 64))
+        let photos = tweetsh.home.file("photos.zip")
+        try other.finish().write(to: URL(fileURLWithPath: photos))
+        let refused = try tweetsh.run(["-c", "import \(photos)"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(
+            refused.standardError.contains("photos.zip: not JSON text: looks like a ZIP archive, and not an X archive"),
+            refused.standardError)
+    }
 }

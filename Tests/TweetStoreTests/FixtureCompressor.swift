@@ -17,15 +17,20 @@ enum FixtureCompressor {
         }
     }
 
-    private static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+    private static func gzip(_ bytes: [UInt8]) -> [UInt8] { deflate(bytes, windowBits: 15 + 16) }
+
+    /// Raw deflate, without a header or trailer, as a ZIP entry holds it.
+    static func deflateRaw(_ bytes: [UInt8]) -> [UInt8] { deflate(bytes, windowBits: -15) }
+
+    private static func deflate(_ bytes: [UInt8], windowBits: Int32) -> [UInt8] {
         var input = bytes
         var output = [UInt8](repeating: 0, count: bytes.count + bytes.count / 100 + 1024)
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         defer { stream.deallocate() }
         stream.initialize(to: z_stream())
-        // 15 + 16: the largest window, with a gzip header and trailer.
+        // 15 + 16: the largest window, with a gzip header and trailer; -15: the largest window, raw.
         let started = deflateInit2_(
-            stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+            stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
             Int32(MemoryLayout<z_stream>.size))
         precondition(started == Z_OK)
         let written = input.withUnsafeMutableBufferPointer { source in
@@ -34,7 +39,7 @@ enum FixtureCompressor {
                 stream.pointee.avail_in = UInt32(source.count)
                 stream.pointee.next_out = target.baseAddress
                 stream.pointee.avail_out = UInt32(target.count)
-                precondition(deflate(stream, Z_FINISH) == Z_STREAM_END)
+                precondition(CZlib.deflate(stream, Z_FINISH) == Z_STREAM_END)
                 return target.count - Int(stream.pointee.avail_out)
             }
         }

@@ -2,10 +2,11 @@ import Foundation
 
 /// Reads the tweets of an X account archive ("Download an archive of your data").
 ///
-/// Accepts the unzipped archive folder, its `data` folder, or one tweets file (`data/tweets.js`, the 2020 export's
-/// `data/tweet.js`, or a `tweets-partN.js`). Big archives split tweets over `tweets.js`, `tweets-part1.js`, …; the parts
-/// are found from `data/manifest.js` when present, else by name. The owner comes from `data/account.js` (tweets in an
-/// archive have no `user` object) and becomes every tweet's author.
+/// Accepts the unzipped archive folder (the shell unpacks a ZIP into one first, `ZippedArchive`), its `data` folder, or
+/// one tweets file (`data/tweets.js`, the 2020 export's `data/tweet.js`, or a `tweets-partN.js`). Big archives split
+/// tweets over `tweets.js`, `tweets-part1.js`, …; the parts are found from `data/manifest.js` when present, else by
+/// name. The owner comes from `data/account.js` (tweets in an archive have no `user` object) and becomes every tweet's
+/// author.
 public struct ArchiveReader: Sendable {
     /// The tweet files, in reading order.
     public let parts: [URL]
@@ -84,7 +85,7 @@ public struct ArchiveReader: Sendable {
     // MARK: - Finding the parts
 
     /// 0 for `tweets.js`/`tweet.js`, N for `tweets-partN.js`, nil for other names.
-    static func partNumber(of name: String) -> Int? {
+    package static func partNumber(of name: String) -> Int? {
         for stem in ["tweets", "tweet"] {
             if name == "\(stem).js" { return 0 }
             let prefix = "\(stem)-part"

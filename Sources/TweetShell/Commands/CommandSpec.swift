@@ -118,11 +118,12 @@ public struct CommandSpec: Sendable {
         CommandSpec(
             name: "import", aliases: [], synopsis: "import <path>... | - [--as NAME]",
             summary:
-                "Import twarc2 JSONL, JSON documents, API pages, v1.1 JSON (plain, gzip, bzip2, xz or zstd) or an X archive.",
+                "Import twarc2 JSONL, JSON documents, API pages, v1.1 JSON (plain, gzip, bzip2, xz or zstd) or an X "
+                + "archive (its folder, or the ZIP X sends).",
             flags: ["--as"],
             examples: [
                 "import ~/data/tweets.jsonl", "import ~/data/*.jsonl.gz ~/more --as election",
-                "import ~/Downloads/twitter-2024-archive", "tweetsh -c 'import -' < page.json",
+                "import ~/Downloads/twitter-2024-01-01-abc.zip", "tweetsh -c 'import -' < page.json",
             ]),
         CommandSpec(
             name: "collections", aliases: [], synopsis: "collections",
