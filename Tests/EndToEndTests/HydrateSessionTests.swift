@@ -60,8 +60,15 @@ final class HydrateSessionTests: XCTestCase {
         try terminal.waitFor("links.txt:253: the line 'not-an-id' is not a tweet id or status URL")
         try terminal.waitFor("248 hydrated, 2 missing (1 deleted, 1 suspended) into collection 'saved'")
         try terminal.waitForPrompt("> ")
-        terminal.type("search --source local --in saved \"hydrated tweet \(ids[200])\"\r")
+        // The shell searches X (it has a key); `--in` names a local collection, so the search goes to the store, as
+        // the hydrate summary's hint says.
+        let searchesBefore = stub.requests(path: "/2/tweets/search/recent").count
+        terminal.type("search --in saved \"hydrated tweet \(ids[200])\"\r")
         try terminal.waitFor("hydrated tweet \(ids[200])")
+        try terminal.waitForPrompt("> ")
+        XCTAssertEqual(stub.requests(path: "/2/tweets/search/recent").count, searchesBefore, "X was not asked")
+        terminal.type("search --source x --in saved hydrated\r")
+        try terminal.waitFor("--in names a collection of the local store, which --source x does not search")
         try terminal.waitForPrompt("> ")
         terminal.type("quit\r")
         XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)

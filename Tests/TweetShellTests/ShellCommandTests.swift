@@ -96,6 +96,26 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("help search"), .help("search"))
     }
 
+    /// A collection is the local store's: `--in` sends a search or count there, and cannot go with `--source x`.
+    func testInSendsASearchOrCountToTheLocalStore() throws {
+        var search = SearchOptions(query: "rain", source: .local)
+        search.collection = "votes"
+        XCTAssertEqual(try ShellCommand.parse("search rain --in votes"), .search(search))
+        XCTAssertEqual(try ShellCommand.parse("search --source local rain --in votes"), .search(search))
+        XCTAssertEqual(
+            parseError("search rain --source x --in votes"),
+            CommandError(
+                "--in names a collection of the local store, which --source x does not search; leave one out",
+                column: 24))
+        guard case .explore(.count(let count)) = try ShellCommand.parse("count rain --in votes") else {
+            return XCTFail("a count")
+        }
+        XCTAssertEqual(count.source, .local)
+        XCTAssertEqual(parseError("count rain --in votes --source x")?.column, 12)
+        guard case .search(let plain) = try ShellCommand.parse("search rain") else { return XCTFail("a search") }
+        XCTAssertNil(plain.source, "without --in, the session's source")
+    }
+
     func testColumnsChooseCSVColumnsForExportAndFormat() throws {
         let chosen = try TwarcCSVColumns(parsing: "id,author.username,text")
         XCTAssertEqual(

@@ -122,6 +122,7 @@ extension ExploreCommand {
         default:
             var options = CountOptions(query: "")
             var queryWords: [String] = []
+            var inColumn: Int?
             while let word = next() {
                 switch word.text {
                 case "--by":
@@ -149,7 +150,9 @@ extension ExploreCommand {
                     options.source = kind
                 case "--archive": options.fullArchive = true
                 case "--json": options.json = true
-                case "--in": options.collection = try value("a collection's name after --in").text
+                case "--in":
+                    inColumn = word.offset + 1
+                    options.collection = try value("a collection's name after --in").text
                 default:
                     guard !word.text.hasPrefix("--") else {
                         throw CommandError("unknown option '\(word.text)' for count", column: word.offset + 1)
@@ -164,6 +167,7 @@ extension ExploreCommand {
             if let since = options.since, let until = options.until, since >= until {
                 throw CommandError("--since must be before --until")
             }
+            options.source = try SourceKind.searched(options.source, inColumn: inColumn)
             return .count(options)
         }
     }

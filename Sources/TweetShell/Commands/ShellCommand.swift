@@ -420,6 +420,7 @@ private struct ArgumentParser {
     mutating func searchOptions() throws(CommandError) -> SearchOptions {
         var options = SearchOptions(query: "")
         var queryWords: [String] = []
+        var inColumn: Int?
         while index < words.words.count {
             let flag = words.words[index]
             index += 1
@@ -446,6 +447,7 @@ private struct ArgumentParser {
                 }
                 options.limit = n
             case "--in":
+                inColumn = flag.offset + 1
                 options.collection = try required("a collection's name after --in (see 'collections')").text
             case "--sort":
                 let value = try required("recency or relevancy after --sort")
@@ -462,6 +464,21 @@ private struct ArgumentParser {
         guard !options.query.isEmpty else {
             throw CommandError("search needs a query, e.g. search swift lang:en", column: words.line.count + 1)
         }
+        options.source = try SourceKind.searched(options.source, inColumn: inColumn)
         return options
+    }
+}
+
+extension SourceKind {
+    /// The source of a search or count given `--in` at `inColumn`: a collection is the local store's, so `--in` sends
+    /// it there (X would otherwise be searched with the collection silently left out), and refuses `--source x`.
+    static func searched(_ source: SourceKind?, inColumn: Int?) throws(CommandError) -> SourceKind? {
+        guard let inColumn else { return source }
+        guard source != .x else {
+            throw CommandError(
+                "--in names a collection of the local store, which --source x does not search; leave one out",
+                column: inColumn)
+        }
+        return .local
     }
 }

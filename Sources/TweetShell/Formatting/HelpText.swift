@@ -28,7 +28,7 @@ public enum HelpText {
             ("--until DATE", "before this date or time"),
             ("--source x|local", "count in the local store (from the index) or with the X API's counts endpoints"),
             ("--archive", "X API: /2/tweets/counts/all instead of the last 7 days"),
-            ("--in NAME", "local: only this collection"),
+            ("--in NAME", "only this collection, so the local store (not with --source x)"),
             ("--json", "one JSON object per bucket (start, end, count) instead of a chart"),
         ],
         "top": [
