@@ -105,4 +105,42 @@ final class CollectionCommandTests: XCTestCase {
         XCTAssertTrue(named.standardOutput.contains("mine     3 tweets"), named.standardOutput)
         XCTAssertTrue(named.standardOutput.contains("demo  3000 tweets"), named.standardOutput)
     }
+
+    /// A search inside a collection is recorded with it: `more` in a new shell goes on inside it, numbering after the
+    /// results it showed, and `again` runs it there too. The two collections' ids interleave, so a search that lost
+    /// its collection would show the other's tweets among them.
+    func testMoreAndAgainAfterARestartStayInTheCollection() throws {
+        let tweetsh = Tweetsh()
+        let store = tweetsh.home.file("store.sqlite")
+        for (name, parity) in [("odd", 1), ("even", 0)] {
+            let lines = stride(from: 1_000 + parity, to: 1_060, by: 2).map {
+                #"{"id":"\#($0)","text":"rain in \#(name) \#($0)","author_id":"7","created_at":"2024-05-01T10:00:00.000Z","#
+                    + #""author":{"id":"7","username":"writer","name":"W"}}"#
+            }
+            try (lines.joined(separator: "\n") + "\n").write(
+                toFile: tweetsh.home.file("\(name).jsonl"), atomically: true, encoding: .utf8)
+        }
+        let first = try tweetsh.run([
+            "--store", store, "-c",
+            "import \(tweetsh.home.file("odd.jsonl")) \(tweetsh.home.file("even.jsonl")); search rain --in odd --limit 5",
+        ])
+        XCTAssertEqual(first.status, 0, first.standardError)
+
+        let more = try tweetsh.run(["--store", store, "-c", "more 3; show 2; history searches"])
+        XCTAssertEqual(more.status, 0, more.standardError)
+        XCTAssertTrue(
+            more.standardError.contains("'rain' on local, in odd (")
+                && more.standardError.contains("after its 5 earlier"),
+            more.standardError)
+        let rows = more.standardOutput.split(separator: "\n").filter { $0.contains("@writer") && !$0.hasPrefix("#") }
+        XCTAssertEqual(rows.count, 3, more.standardOutput)
+        XCTAssertTrue(rows.allSatisfy { $0.contains("rain in odd") }, "\(rows)")
+        XCTAssertTrue(rows.first?.hasPrefix(" 6 ") == true, "numbering goes on: \(rows)")
+        XCTAssertTrue(more.standardOutput.contains("rain in odd 1057"), "show 2 is the second result shown")
+        XCTAssertTrue(more.standardOutput.contains("[local, in odd] rain"), more.standardOutput)
+
+        let again = try tweetsh.run(["--store", store, "-c", "search rain --limit 1; again 2"])
+        XCTAssertEqual(again.status, 0, again.standardError)
+        XCTAssertTrue(again.standardError.contains("search rain --in odd\n30 matches"), again.standardError)
+    }
 }

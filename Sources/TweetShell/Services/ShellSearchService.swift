@@ -64,10 +64,16 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
     /// Records a list found without recording (live search's typing) as if it had been searched now: its query, the
     /// newest id it holds and where its next page starts, so `more` and `again` continue from it after a restart.
     public func remember(_ list: ResultList) async throws {
-        guard let search = list.search, !list.sourceName.isEmpty, !holdsOwnToken(search.query) else { return }
+        guard let search = list.search, let kind = SourceKind(rawValue: list.sourceName), !holdsOwnToken(search.query)
+        else { return }
         try await record(
-            search.query, source: list.sourceName, newest: list.items.map(\.tweet.id).max(),
+            search.query, source: scope(of: search, on: kind).recorded, newest: list.items.map(\.tweet.id).max(),
             nextCursor: list.nextCursor)
+    }
+
+    /// Where `search` runs on `kind`, as the history records it: a local search with the collection it stays inside.
+    private func scope(of search: SearchOptions, on kind: SourceKind) -> HistoryScope {
+        HistoryScope(source: kind, collection: search.collection ?? sources.collection)
     }
 
     /// Records that `query` ran on `source` now, with the newest id it showed (the store keeps the newest ever, for
@@ -147,7 +153,8 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         let kind = search.source ?? sources.current
         try refuseOwnToken(search, on: kind)
         // Only `--new` needs the last run: where to start, and when it was.
-        let previous = search.newOnly ? try await store.lastSearch(query: search.query, source: kind.rawValue) : nil
+        let recorded = scope(of: search, on: kind).recorded
+        let previous = search.newOnly ? try await store.lastSearch(query: search.query, source: recorded) : nil
         request.sinceID = previous?.newestID
 
         let page: Page
@@ -188,7 +195,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
         }
         if search.recordsHistory, !holdsOwnToken(search.query) {
             try await record(
-                search.query, source: kind.rawValue, newest: page.tweets.map(\.id).max(),
+                search.query, source: recorded, newest: page.tweets.map(\.id).max(),
                 nextCursor: page.nextToken)
         }
         return SearchPage(
@@ -208,7 +215,7 @@ public final class ShellSearchService: SearchService, @unchecked Sendable {
             page = try await sources.requireAPI().search(request, cursor: cursor, policy: .cacheFirst(maxAge: nil)).page
         }
         if search.recordsHistory, !store.isReadOnly || store.keepsHistoryWhenReadOnly, !holdsOwnToken(search.query),
-            let previous = try await store.lastSearch(query: search.query, source: kind.rawValue)
+            let previous = try await store.lastSearch(query: search.query, source: scope(of: search, on: kind).recorded)
         {
             var entry = previous
             entry.nextCursor = page.nextToken

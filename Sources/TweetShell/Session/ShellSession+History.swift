@@ -33,8 +33,9 @@ extension ShellSession {
             output.lines(
                 entries.enumerated().map { index, entry in
                     let more = entry.nextCursor == nil ? "" : output.style.dim("  (more available)")
+                    let scope = HistoryScope(recorded: entry.source)?.label ?? entry.source
                     return
-                        "\(output.style.number(String(index + 1)))  [\(TerminalText.safe(entry.source, lineBreak: " "))] "
+                        "\(output.style.number(String(index + 1)))  [\(TerminalText.safe(scope, lineBreak: " "))] "
                         + TerminalText.safe(entry.query, lineBreak: " ") + "  "
                         + output.style.dim(RelativeTime.ago(entry.lastRun, now: now)) + more
                 })
@@ -55,10 +56,11 @@ extension ShellSession {
                 return .failed
             }
             let entry = entries[number - 1]
-            let options = SearchOptions(
-                query: entry.query, source: SourceKind(rawValue: entry.source),
-                newOnly: new, refresh: refresh)
-            output.note("search \(entry.query)")
+            let scope = HistoryScope(recorded: entry.source)
+            var options = SearchOptions(query: entry.query, source: scope?.source, newOnly: new, refresh: refresh)
+            // Inside the collection it ran in, whatever the `collection` setting is now.
+            options.collection = scope?.collection
+            output.note("search \(entry.query)" + (scope?.collection.map { " --in \($0)" } ?? ""))
             return await execute(.search(options), reader: reader)
         } catch {
             output.error(ErrorText.describe(error))

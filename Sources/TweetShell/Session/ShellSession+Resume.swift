@@ -15,13 +15,17 @@ extension ShellSession {
         guard let entry = try? await store.searchHistory(limit: 1).first else { return nil }
         let ago = RelativeTime.ago(entry.lastRun, now: Date())
         guard let cursor = entry.nextCursor else {
-            output.error("no more results for '\(entry.query)', the last search (\(entry.source), \(ago))")
+            let label = HistoryScope(recorded: entry.source)?.label ?? entry.source
+            output.error("no more results for '\(entry.query)', the last search (\(label), \(ago))")
             return .failed
         }
-        var options = SearchOptions(query: entry.query, source: SourceKind(rawValue: entry.source))
+        let scope = HistoryScope(recorded: entry.source)
+        var options = SearchOptions(query: entry.query, source: scope?.source)
+        // The collection it ran in, for the pages to come and for rebuilding the ones shown.
+        options.collection = scope?.collection
         // A local cursor says which order it pages in (`b…` is relevance order); the API's do not need to.
-        if entry.source == SourceKind.local.rawValue, cursor.hasPrefix("b") { options.sort = .relevancy }
-        var list = ResultList(search: options, sourceName: entry.source)
+        if scope?.source == .local, cursor.hasPrefix("b") { options.sort = .relevancy }
+        var list = ResultList(search: options, sourceName: scope?.source.rawValue ?? entry.source)
         for page in await earlierPages(of: options, before: cursor) { list.append(page) }
         list.nextCursor = cursor
         viewModel.adopt(list)
@@ -29,7 +33,8 @@ extension ShellSession {
             list.items.isEmpty
             ? "numbering starts at 1"
             : "after its \(list.items.count) earlier result\(list.items.count == 1 ? "" : "s")"
-        output.note("continuing the last search, '\(entry.query)' on \(entry.source) (\(ago)); \(numbering)")
+        let label = scope?.label ?? entry.source
+        output.note("continuing the last search, '\(entry.query)' on \(label) (\(ago)); \(numbering)")
         return nil
     }
 
@@ -44,6 +49,7 @@ extension ShellSession {
             guard id > 0 else { return [] }
             var request = SearchRequest(query: options.query, pageSize: 1_000, sort: .recency)
             request.sinceID = TweetID(id - 1)
+            request.collection = options.collection ?? sources.collection
             guard let page = try? await store.search(request, cursor: nil), page.nextToken == nil,
                 page.tweets.last?.id == TweetID(id)
             else { return [] }
