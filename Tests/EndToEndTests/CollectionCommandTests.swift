@@ -106,12 +106,9 @@ final class CollectionCommandTests: XCTestCase {
         XCTAssertTrue(named.standardOutput.contains("demo  3000 tweets"), named.standardOutput)
     }
 
-    /// A search inside a collection is recorded with it: `more` in a new shell goes on inside it, numbering after the
-    /// results it showed, and `again` runs it there too. The two collections' ids interleave, so a search that lost
-    /// its collection would show the other's tweets among them.
-    func testMoreAndAgainAfterARestartStayInTheCollection() throws {
-        let tweetsh = Tweetsh()
-        let store = tweetsh.home.file("store.sqlite")
+    /// `odd.jsonl` and `even.jsonl`: 30 tweets each saying "rain in odd|even <id>", the odd ids in one and the even
+    /// in the other, so the two collections' tweets interleave in recency order.
+    private func writeInterleavedCollections(_ tweetsh: Tweetsh) throws {
         for (name, parity) in [("odd", 1), ("even", 0)] {
             let lines = stride(from: 1_000 + parity, to: 1_060, by: 2).map {
                 #"{"id":"\#($0)","text":"rain in \#(name) \#($0)","author_id":"7","created_at":"2024-05-01T10:00:00.000Z","#
@@ -120,6 +117,31 @@ final class CollectionCommandTests: XCTestCase {
             try (lines.joined(separator: "\n") + "\n").write(
                 toFile: tweetsh.home.file("\(name).jsonl"), atomically: true, encoding: .utf8)
         }
+    }
+
+    /// `drill N` searches where the top list's tweets came from: inside the collection of `top … --in NAME`, or of
+    /// the results it ranked.
+    func testDrillStaysInTheCollectionTheTopListRanked() throws {
+        let tweetsh = Tweetsh()
+        try writeInterleavedCollections(tweetsh)
+        let files = "\(tweetsh.home.file("odd.jsonl")) \(tweetsh.home.file("even.jsonl"))"
+        for ranking in ["top words rain --in odd", "search rain --in odd --limit 100; top words"] {
+            let run = try tweetsh.run(["-c", "import \(files); \(ranking); drill 1"])
+            XCTAssertEqual(run.status, 0, run.standardError)
+            XCTAssertTrue(run.standardError.contains("search (rain) in --in odd\n"), run.standardError)
+            let rows = run.standardOutput.split(separator: "\n").filter { $0.contains("@writer") }
+            XCTAssertFalse(rows.isEmpty, run.standardOutput)
+            XCTAssertFalse(rows.contains { $0.contains("rain in even") }, "\(ranking): \(rows)")
+        }
+    }
+
+    /// A search inside a collection is recorded with it: `more` in a new shell goes on inside it, numbering after the
+    /// results it showed, and `again` runs it there too. The two collections' ids interleave, so a search that lost
+    /// its collection would show the other's tweets among them.
+    func testMoreAndAgainAfterARestartStayInTheCollection() throws {
+        let tweetsh = Tweetsh()
+        let store = tweetsh.home.file("store.sqlite")
+        try writeInterleavedCollections(tweetsh)
         let first = try tweetsh.run([
             "--store", store, "-c",
             "import \(tweetsh.home.file("odd.jsonl")) \(tweetsh.home.file("even.jsonl")); search rain --in odd --limit 5",

@@ -63,6 +63,11 @@ public struct TopList: Equatable, Sendable {
     public var tweets: Int
     /// Whether the list ranked the current results rather than a query's matches.
     public var overResults: Bool
+    /// The name of the source the ranked tweets came from (`local`, `x`), so `drill N` searches there; nil for the
+    /// session's current source.
+    public var sourceName: String?
+    /// The local collection the ranked tweets came from, so `drill N` stays inside it; nil for every collection.
+    public var collection: String?
 
     /// Creates a list.
     public init(kind: TopKind, query: String, rows: [TopRow], tweets: Int, overResults: Bool = false) {

@@ -67,16 +67,24 @@ public final class ShellExploreService: ExploreService, @unchecked Sendable {
                 }
                 var counter = TopCounter(kind: options.kind)
                 for item in results.items { counter.add(item.tweet, author: item.author?.username) }
-                return .top(
-                    TopList(
-                        kind: options.kind, query: results.search?.query ?? "",
-                        rows: counter.ranked(limit: options.limit),
-                        tweets: counter.tweets, overResults: true))
+                var list = TopList(
+                    kind: options.kind, query: results.search?.query ?? "", rows: counter.ranked(limit: options.limit),
+                    tweets: counter.tweets, overResults: true)
+                // `drill` then searches where the results came from.
+                list.sourceName = results.sourceName.isEmpty ? nil : results.sourceName
+                if results.sourceName != SourceKind.x.rawValue {
+                    list.collection = results.search?.collection ?? sources.collection
+                }
+                return .top(list)
             }
             let query = try Self.parse(text)
             var search = SearchRequest(query: text)
             search.collection = options.collection ?? sources.collection
-            return .top(try await store.topList(options.kind, query: query, request: search, limit: options.limit))
+            var list = try await store.topList(options.kind, query: query, request: search, limit: options.limit)
+            // A query's matches are ranked in the local store, inside the collection, and `drill` searches there.
+            list.sourceName = SourceKind.local.rawValue
+            list.collection = search.collection
+            return .top(list)
         case .stats(let name):
             let collection = name == "all" ? nil : name ?? sources.collection
             let overview = try await store.overview(collection: collection)

@@ -67,8 +67,11 @@ extension ShellSession {
                 output.error("the last top list has \(list.rows.count) rows; there is no row \(number)")
                 return .failed
             }
-            output.note("search " + query)
-            return await execute(.search(SearchOptions(query: query)), reader: nil)
+            // Where the ranked tweets came from: the source, and a local collection.
+            var options = SearchOptions(query: query, source: list.sourceName.flatMap(SourceKind.init(rawValue:)))
+            options.collection = list.collection
+            output.note("search " + query + (list.collection.map { " --in \($0)" } ?? ""))
+            return await execute(.search(options), reader: nil)
         case .stats(let collection):
             return await runExplore(label: "reading the collection") { id in
                 self.explore.viewModel.overviews.send(Tagged(id: id, value: collection))
