@@ -44,12 +44,13 @@ extension ShellSession {
             output.note("\(ids.count) tweet id\(ids.count == 1 ? "" : "s")")
             return .ok
         }
-        guard let (written, handle) = await createExportFile(path) else { return .failed }
-        defer { try? handle.close() }
+        guard let file = await createExportFile(path) else { return .failed }
+        let written = file.path
         do {
-            try handle.write(contentsOf: Data(text.utf8))
+            try file.handle.write(contentsOf: Data(text.utf8))
+            try commit(file)
         } catch {
-            output.error("cannot write \(written): \(ErrorText.describe(error))")
+            output.error("cannot write \(written): \(ErrorText.describe(error)); \(file.abandon())")
             return .failed
         }
         output.line("wrote \(ids.count) tweet id\(ids.count == 1 ? "" : "s") to \(written)")

@@ -83,13 +83,14 @@ extension ShellSession {
     /// file or `--format csv`, twarc2's counts columns. Nil when the current result is a search's list.
     func exportCount(to rawPath: String, format: ExportFormat) async -> CommandStatus? {
         guard let series = explore.viewModel.currentCount else { return nil }
-        guard let (path, handle) = await createExportFile(rawPath) else { return .failed }
-        defer { try? handle.close() }
+        guard let file = await createExportFile(rawPath) else { return .failed }
+        let path = file.path
         let text = format == .csv ? ExplorePrinter.csv(series) : ExplorePrinter.jsonLines(series)
         do {
-            try handle.write(contentsOf: Data(text.utf8))
+            try file.handle.write(contentsOf: Data(text.utf8))
+            try commit(file)
         } catch {
-            output.error("writing \(path) failed: \(ErrorText.describe(error))")
+            output.error("writing \(path) failed: \(ErrorText.describe(error)); \(file.abandon())")
             return .failed
         }
         let csv = format == .csv ? "csv" : "jsonl"

@@ -31,10 +31,10 @@ extension ShellSession {
             output.error("nothing to export: search first")
             return .failed
         }
-        guard let (path, handle) = await createExportFile(rawPath) else { return .failed }
-        defer { try? handle.close() }
+        guard let file = await createExportFile(rawPath) else { return .failed }
+        let path = file.path
         let writer = ExportFileWriter(
-            handle: handle, format: format,
+            handle: file.handle, format: format,
             metadata: TwarcMetadata(
                 url: "tweetsh:\(list.sourceName):\(list.search?.query ?? "")",
                 retrievedAt: Date()),
@@ -42,8 +42,9 @@ extension ShellSession {
         do {
             for page in list.pages { try writer.write(try await withOriginals(page)) }
             try writer.finish()
+            try commit(file)
         } catch {
-            output.error("writing \(path) failed: \(ErrorText.describe(error))")
+            output.error("writing \(path) failed: \(ErrorText.describe(error)); \(file.abandon())")
             return .failed
         }
         output.line(
@@ -51,24 +52,29 @@ extension ShellSession {
         return .ok
     }
 
-    /// Creates (or empties) the file an export writes, with `~` expanded; says so and returns nil when it cannot.
-    func createExportFile(_ rawPath: String) async -> (path: String, handle: FileHandle)? {
+    /// Opens the file an export writes, with `~` expanded (`ExportFile`: nothing is at the path until `commit`);
+    /// says so and returns nil when it cannot.
+    func createExportFile(_ rawPath: String) async -> ExportFile? {
         let path = Self.expandTilde(rawPath, environment: environment)
         if let reason = await protectedExportTarget(path) {
             output.error("will not write \(path): \(reason)")
             return nil
         }
         var isFolder: ObjCBool = false
-        let existed = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
+        guard !(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue),
+            let file = ExportFile(path: path)
         else {
             output.error("cannot write \(path)" + (Self.unwritableReason(path).map { " (\($0))" } ?? ""))
             return nil
         }
-        // Replaced as twarc2 does, but never in silence: an earlier export of another search may have been there.
-        if existed { output.note("\(path) existed and is replaced") }
-        return (path, handle)
+        return file
+    }
+
+    /// Puts a finished export in place. A file replaced is said so, as twarc2 replaces one but never in silence: an
+    /// earlier export of another search may have been there.
+    func commit(_ file: ExportFile) throws {
+        try file.commit()
+        if file.replaces { output.note("\(file.path) existed and is replaced") }
     }
 
     /// Why a file cannot be written at `path`, when the file system tells: a folder there, no such folder, or no

@@ -32,10 +32,10 @@ extension ShellSession {
             output.error("cannot export: the query does not parse at column \(error.column): \(error.message)")
             return .failed
         }
-        guard let (path, handle) = await createExportFile(rawPath) else { return .failed }
-        defer { try? handle.close() }
+        guard let file = await createExportFile(rawPath) else { return .failed }
+        let path = file.path
         let writer = ExportFileWriter(
-            handle: handle, format: format,
+            handle: file.handle, format: format,
             metadata: TwarcMetadata(url: "tweetsh:\(list.sourceName):\(search.query)", retrievedAt: Date()),
             columns: columns)
         var request = SearchRequest(
@@ -52,17 +52,25 @@ extension ShellSession {
                         tweets: written, errors: 0))
             }
             try writer.finish()
+            try commit(file)
             progressBar.finish()
             output.line("wrote \(written) tweet\(written == 1 ? "" : "s") to \(path) as \(format.rawValue)")
             return .ok
         } catch is CancellationError {
+            // Interrupted on purpose: what was written is kept, and said to be partial.
             progressBar.finish()
-            try? writer.finish()
+            do {
+                try writer.finish()
+                try commit(file)
+            } catch {
+                output.error("writing \(path) failed: \(ErrorText.describe(error)); \(file.abandon())")
+                return .failed
+            }
             output.note("export interrupted after \(writer.tweetsWritten) tweets; \(path) holds those")
             return .failed
         } catch {
             progressBar.finish()
-            output.error("writing \(path) failed: \(ErrorText.describe(error))")
+            output.error("writing \(path) failed: \(ErrorText.describe(error)); \(file.abandon())")
             return .failed
         }
     }

@@ -18,6 +18,7 @@ public enum ErrorText {
                 return "network error: \(error.localizedDescription)"
             }
         }
+        if let problem = fileProblem(error) { return problem }
         let text = String(describing: error)
         return text.isEmpty ? "unknown error" : text
     }

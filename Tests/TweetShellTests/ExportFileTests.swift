@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+
+@testable import TweetShell
+
+/// An export's file appears only when the export is complete: a failed one leaves no cut-off file and keeps the file
+/// that was there; devices are written in place; and a full disk is said in words.
+final class ExportFileTests: XCTestCase {
+    private func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("export-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    private func names(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    func testNothingIsAtThePathUntilCommitAndAbandonKeepsWhatWasThere() throws {
+        let folder = try folder()
+        let fresh = folder.appendingPathComponent("fresh.jsonl").path
+        let file = try XCTUnwrap(ExportFile(path: fresh))
+        XCTAssertFalse(file.replaces)
+        file.handle.write(Data("half".utf8))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "not there while it is written")
+        XCTAssertEqual(file.abandon(), "nothing was written")
+        XCTAssertEqual(try names(in: folder), [], "the partial file is gone")
+
+        let kept = folder.appendingPathComponent("kept.jsonl").path
+        try Data("earlier export\n".utf8).write(to: URL(fileURLWithPath: kept))
+        let failing = try XCTUnwrap(ExportFile(path: kept))
+        XCTAssertTrue(failing.replaces)
+        failing.handle.write(Data("cut off".utf8))
+        XCTAssertEqual(failing.abandon(), "\(kept) was left as it was")
+        XCTAssertEqual(try String(contentsOfFile: kept, encoding: .utf8), "earlier export\n")
+
+        let replacing = try XCTUnwrap(ExportFile(path: kept))
+        replacing.handle.write(Data("new export\n".utf8))
+        try replacing.commit()
+        XCTAssertEqual(try String(contentsOfFile: kept, encoding: .utf8), "new export\n")
+        XCTAssertEqual(try names(in: folder), ["kept.jsonl"])
+
+        // Dropped without a word (a thrown error past it): still nothing left behind.
+        do {
+            let dropped = try XCTUnwrap(ExportFile(path: folder.appendingPathComponent("dropped.csv").path))
+            dropped.handle.write(Data("x".utf8))
+        }
+        XCTAssertEqual(try names(in: folder), ["kept.jsonl"])
+    }
+
+    func testADeviceIsWrittenInPlaceAndAFullDiskIsSaidInWords() throws {
+        let null = try XCTUnwrap(ExportFile(path: "/dev/null"))
+        XCTAssertFalse(null.replaces)
+        null.handle.write(Data("x".utf8))
+        try null.commit()
+
+        let full = try XCTUnwrap(ExportFile(path: "/dev/full"))
+        XCTAssertThrowsError(try full.handle.write(contentsOf: Data(repeating: 0x41, count: 1 << 16))) { error in
+            XCTAssertEqual(ErrorText.describe(error), "the disk is full")
+        }
+        XCTAssertEqual(full.abandon(), "what came before the failure went to /dev/full")
+        let wrapped = NSError(
+            domain: NSCocoaErrorDomain, code: 640,
+            userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EROFS))])
+        XCTAssertEqual(ErrorText.describe(wrapped), "the file system is read-only")
+        XCTAssertEqual(ErrorText.describe(POSIXError(.EACCES)), "permission denied")
+    }
+}
