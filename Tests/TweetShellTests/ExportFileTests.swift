@@ -49,6 +49,22 @@ final class ExportFileTests: XCTestCase {
         XCTAssertEqual(try names(in: folder), ["kept.jsonl"])
     }
 
+    /// A link stays a link: the file it names is replaced, whole, and nothing of the longer old file is left after.
+    func testALinkedFileIsReplacedThroughTheLink() throws {
+        let folder = try folder()
+        let real = folder.appendingPathComponent("real.jsonl").path
+        let link = folder.appendingPathComponent("link.jsonl").path
+        try Data("a much longer earlier export\n".utf8).write(to: URL(fileURLWithPath: real))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        let file = try XCTUnwrap(ExportFile(path: link))
+        XCTAssertTrue(file.replaces)
+        file.handle.write(Data("short\n".utf8))
+        try file.commit()
+        XCTAssertEqual(try String(contentsOfFile: real, encoding: .utf8), "short\n")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), real)
+        XCTAssertEqual(try names(in: folder), ["link.jsonl", "real.jsonl"])
+    }
+
     func testADeviceIsWrittenInPlaceAndAFullDiskIsSaidInWords() throws {
         let null = try XCTUnwrap(ExportFile(path: "/dev/null"))
         XCTAssertFalse(null.replaces)

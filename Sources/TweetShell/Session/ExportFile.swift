@@ -6,8 +6,8 @@ import Foundation
 
 /// A file an export writes. A regular file (or a new one) is written under a hidden name beside it and renamed over
 /// it only when complete, so an export that fails midway (a full disk, a store error) leaves neither a cut-off file
-/// that looks whole nor the loss of the file that was there. A device, a pipe or a symbolic link (`/dev/stdout`) is
-/// written in place, as before.
+/// that looks whole nor the loss of the file that was there. A symbolic link is followed, and the file it names is
+/// replaced so. A device or a pipe (`/dev/stdout`) is written in place.
 final class ExportFile {
     /// The path the user gave, `~` expanded.
     let path: String
@@ -16,17 +16,24 @@ final class ExportFile {
     /// Whether a file was at `path` before.
     let replaces: Bool
     private let partialPath: String?
+    /// `path` with symbolic links resolved: where the file is renamed to.
+    private let targetPath: String
     private var finished = false
 
     /// Opens the export's file; nil when it cannot be created (the caller says why).
     init?(path: String) {
         self.path = path
+        // The file a link names is the one replaced; the link stays. `/dev/stdout` and the like name a descriptor,
+        // whatever file it is open on: those are written in place, as a shell's `>` would.
+        let special = path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
+        let target = special ? path : URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         var status = stat()
-        let exists = lstat(path, &status) == 0
-        let regular = !exists || (status.st_mode & S_IFMT) == S_IFREG
+        let exists = stat(target, &status) == 0
+        let regular = !special && (!exists || (status.st_mode & S_IFMT) == S_IFREG)
         replaces = exists && regular
+        targetPath = target
         if regular {
-            let url = URL(fileURLWithPath: path)
+            let url = URL(fileURLWithPath: target)
             let partial = url.deletingLastPathComponent()
                 .appendingPathComponent(".\(url.lastPathComponent).tweetsh-partial-\(getpid())").path
             guard FileManager.default.createFile(atPath: partial, contents: nil),
@@ -35,8 +42,13 @@ final class ExportFile {
             self.handle = handle
             partialPath = partial
         } else {
-            guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
-            self.handle = handle
+            // The shell's own stdout or stderr is shared, offset and all, so the export follows what was printed.
+            let shared: Int32? =
+                ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path)
+                ? 1 : ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"].contains(path) ? 2 : nil
+            let descriptor = shared.map { dup($0) } ?? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard descriptor >= 0 else { return nil }
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             partialPath = nil
         }
     }
@@ -50,7 +62,7 @@ final class ExportFile {
         finished = true
         try handle.close()
         guard let partialPath else { return }
-        guard rename(partialPath, path) == 0 else {
+        guard rename(partialPath, targetPath) == 0 else {
             let code = errno
             unlink(partialPath)
             throw NSError(domain: NSPOSIXErrorDomain, code: Int(code))
