@@ -97,6 +97,7 @@ struct CollectCommandParsingTests {
         #expect(try ShellCommand.parse("rules add --tag t #swift") == .collect(.rules(.add(rule: "#swift", tag: "t"))))
         #expect(try ShellCommand.parse("rules check from:alice") == .collect(.rules(.check(rule: "from:alice"))))
         #expect(try ShellCommand.parse("rules list") == .collect(.rules(.list)))
+        #expect(try ShellCommand.parse("rules") == .collect(.rules(.list)), "rules alone lists them")
         #expect(try ShellCommand.parse("rules delete all") == .collect(.rules(.delete("all"))))
         // "rules add " is 10 characters: the unclosed group's column counts from the line's start.
         let error = #expect(throws: CommandError.self) { try ShellCommand.parse("rules add (cats OR dogs") }

@@ -111,9 +111,8 @@ extension CollectCommand {
     }
 
     private static func rulesAction(_ words: CommandWords) throws(CommandError) -> RulesAction {
-        guard words.words.count > 1 else {
-            throw CommandError("rules needs add, list, delete or check", column: words.line.count + 1)
-        }
+        // `rules` alone lists them, as `collections` and `source` show what is there.
+        guard words.words.count > 1 else { return .list }
         let verb = words.words[1]
         switch verb.text.lowercased() {
         case "list":

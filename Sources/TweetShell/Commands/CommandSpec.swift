@@ -155,7 +155,7 @@ public struct CommandSpec: Sendable {
             examples: ["dehydrate", "dehydrate #swift lang:en", "tweetsh -c 'dehydrate --in election' > ids.txt"]),
         CommandSpec(
             name: "rules", aliases: [],
-            synopsis: "rules add <rule> [--tag T] | list | delete <id|tag|all> | check <rule>",
+            synopsis: "rules [list] | add <rule> [--tag T] | delete <id|tag|all> | check <rule>",
             summary:
                 "Manage the filtered stream's rules on X; rules are checked by tweetsh's query parser first, and "
                 + "'check' asks X to validate without adding.",
