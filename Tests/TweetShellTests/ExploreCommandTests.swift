@@ -12,6 +12,7 @@ final class ExploreCommandTests: XCTestCase {
         guard case .explore(.count(let options)) = command else { return XCTFail("\(command)") }
         XCTAssertEqual(options.query, "\"open data\" lang:en")
         XCTAssertEqual(options.granularity, .week)
+        XCTAssertTrue(options.granularityGiven)
         XCTAssertEqual(options.since, Date(timeIntervalSince1970: 1_709_251_200))
         XCTAssertEqual(options.until, Date(timeIntervalSince1970: 1_711_972_800))
         XCTAssertTrue(options.json)
@@ -21,6 +22,7 @@ final class ExploreCommandTests: XCTestCase {
         XCTAssertEqual(api.source, .x)
         XCTAssertTrue(api.fullArchive)
         XCTAssertEqual(api.granularity, .day, "day by default")
+        XCTAssertFalse(api.granularityGiven, "so a long chart may widen")
     }
 
     func testTopDrillAndStats() throws {

@@ -36,6 +36,9 @@ public struct CountSeries: Equatable, Sendable {
     public var sourceName: String
     /// The total the source reported (the API's `meta.total_tweet_count`), when it reported one.
     public var reportedTotal: Int?
+    /// Whether a chart may draw the series in wider buckets when it holds too many to read (`widened`): true when the
+    /// bucket width was not asked for. Data output (`--json`, `export`) keeps the buckets counted.
+    public var chartMayWiden = false
 
     /// Creates a series.
     public init(

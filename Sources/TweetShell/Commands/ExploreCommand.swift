@@ -19,6 +19,8 @@ public struct CountOptions: Equatable, Sendable {
     public var query: String
     /// `--by`.
     public var granularity: CountGranularity = .day
+    /// Whether `--by` was given; without it a chart of many days draws weeks or months (`CountSeries.widened`).
+    public var granularityGiven = false
     /// `--since DATE`: from this time (inclusive).
     public var since: Date?
     /// `--until DATE`: before this time.
@@ -133,6 +135,7 @@ extension ExploreCommand {
                             column: by.offset + 1)
                     }
                     options.granularity = granularity
+                    options.granularityGiven = true
                 case "--since", "--until":
                     let date = try value("a date (2024-03-01) or time (2024-03-01T12:00:00Z) after \(word.text)")
                     guard let parsed = Self.date(date.text) else {

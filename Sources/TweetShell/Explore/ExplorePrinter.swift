@@ -33,7 +33,13 @@ public final class ExplorePrinter: Subscriber, @unchecked Sendable {
             } else if settings.format == .csv {
                 output.csv(Self.csv(series))
             } else {
-                output.lines(CountChart(width: settings.width, style: output.style, glyphs: glyphs).lines(for: series))
+                let drawn = series.widened()
+                output.lines(CountChart(width: settings.width, style: output.style, glyphs: glyphs).lines(for: drawn))
+                if drawn.granularity != series.granularity {
+                    output.note(
+                        "drawn by \(drawn.granularity.rawValue): \(series.buckets.count) days are too many to read; "
+                            + "--by day draws them, and --json and export give the days")
+                }
             }
         case .top(let list):
             output.lines(TopListChart(width: settings.width, style: output.style, glyphs: glyphs).lines(for: list))

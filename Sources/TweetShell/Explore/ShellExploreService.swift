@@ -49,14 +49,16 @@ public final class ShellExploreService: ExploreService, @unchecked Sendable {
             let query = try Self.parse(options.query, for: toX ? .xSearch : .local)
             if toX {
                 let api = try sources.requireAPI()
-                let series = try await api.countByTime(
+                var series = try await api.countByTime(
                     options.query, granularity: options.granularity, since: options.since, until: options.until,
                     fullArchive: options.fullArchive, pageFetched: paging)
+                series.chartMayWiden = !options.granularityGiven
                 return .count(series, json: options.json)
             }
             var search = SearchRequest(query: options.query, startTime: options.since, endTime: options.until)
             search.collection = options.collection ?? sources.collection
-            let series = try await store.countByTime(query, request: search, granularity: options.granularity)
+            var series = try await store.countByTime(query, request: search, granularity: options.granularity)
+            series.chartMayWiden = !options.granularityGiven
             return .count(series, json: options.json)
         case .top(let options):
             guard let text = options.query else {
