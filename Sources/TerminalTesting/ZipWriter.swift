@@ -31,16 +31,7 @@ public struct ZipWriter {
             compressedSize: UInt64(payload.count), size: UInt64(data.count), offset: UInt64(bytes.count))
         let extra = zip64 ? Self.zip64Extra([entry.size, entry.compressedSize]) : []
         put32(0x0403_4B50)
-        put16(zip64 ? 45 : 20)
-        put16(0x0800)  // UTF-8 names
-        put16(entry.method)
-        put16(0)
-        put16(0x5821)
-        put32(entry.crc)
-        put32(zip64 ? 0xFFFF_FFFF : UInt32(entry.compressedSize))
-        put32(zip64 ? 0xFFFF_FFFF : UInt32(entry.size))
-        put16(UInt16(entry.name.count))
-        put16(UInt16(extra.count))
+        putSharedFields(entry, extraCount: extra.count)
         bytes += entry.name + extra + payload
         written.append(entry)
     }
@@ -51,17 +42,8 @@ public struct ZipWriter {
         for entry in written {
             let extra = zip64 ? Self.zip64Extra([entry.size, entry.compressedSize, entry.offset]) : []
             put32(0x0201_4B50)
-            put16(0x031E)
-            put16(zip64 ? 45 : 20)
-            put16(0x0800)
-            put16(entry.method)
-            put16(0)
-            put16(0x5821)
-            put32(entry.crc)
-            put32(zip64 ? 0xFFFF_FFFF : UInt32(entry.compressedSize))
-            put32(zip64 ? 0xFFFF_FFFF : UInt32(entry.size))
-            put16(UInt16(entry.name.count))
-            put16(UInt16(extra.count))
+            put16(0x031E)  // made by: Unix, version 3.0
+            putSharedFields(entry, extraCount: extra.count)
             put16(0)
             put16(0)
             put16(0)
@@ -106,6 +88,21 @@ public struct ZipWriter {
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         return ~crc
+    }
+
+    /// The fields a local header and a central-directory entry share, in their order: version needed, flags (UTF-8
+    /// names), method, time and date, CRC-32, the two sizes (all ones in ZIP64 form), and the name and extra lengths.
+    private mutating func putSharedFields(_ entry: Written, extraCount: Int) {
+        put16(zip64 ? 45 : 20)
+        put16(0x0800)
+        put16(entry.method)
+        put16(0)
+        put16(0x5821)
+        put32(entry.crc)
+        put32(zip64 ? 0xFFFF_FFFF : UInt32(entry.compressedSize))
+        put32(zip64 ? 0xFFFF_FFFF : UInt32(entry.size))
+        put16(UInt16(entry.name.count))
+        put16(UInt16(extraCount))
     }
 
     private static func zip64Extra(_ values: [UInt64]) -> [UInt8] {
