@@ -49,6 +49,7 @@ final class StreamSessionTests: XCTestCase {
         let lines = run.standardOutput.split(separator: "\n")
         XCTAssertEqual(lines.count, 20)
         var ids: [String] = []
+        var blocks: [String: [String: String]] = [:]
         for line in lines {
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let data = try XCTUnwrap(object["data"] as? [String: Any])
@@ -56,9 +57,31 @@ final class StreamSessionTests: XCTestCase {
             let rules = try XCTUnwrap(object["matching_rules"] as? [[String: Any]])
             XCTAssertEqual(rules.first?["tag"] as? String, "swift")
             let twarc = try XCTUnwrap(object["__twarc"] as? [String: Any])
-            XCTAssertEqual(twarc["url"] as? String, "https://api.x.com/2/tweets/search/stream")
+            // The URL this shell streamed from (the stub), with its query, as twarc2 records what it fetched.
+            let url = try XCTUnwrap(twarc["url"] as? String)
+            XCTAssertTrue(
+                url.hasPrefix(
+                    stub.baseURL.absoluteString.trimmingCharacters(in: ["/"]) + "/2/tweets/search/stream?tweet.fields="),
+                url)
             XCTAssertNotNil(twarc["retrieved_at"] as? String)
+            blocks[ids.last!] = twarc.compactMapValues { $0 as? String }
         }
+        // An export of the collection later says the same: where and when each tweet was streamed.
+        let exported = tweetsh.home.file("streamed.jsonl")
+        let export = try tweetsh.run(
+            ["--store", store(tweetsh), "-c", "search --in stream --limit 100 streamed; export \(exported)"],
+            environment: environment)
+        XCTAssertEqual(export.status, 0, export.standardError)
+        var checked = 0
+        for line in try String(contentsOfFile: exported, encoding: .utf8).split(separator: "\n") {
+            let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let twarc = (page["__twarc"] as? [String: Any])?.compactMapValues { $0 as? String }
+            for tweet in (page["data"] as? [[String: Any]]) ?? [] {
+                XCTAssertEqual(twarc, blocks[tweet["id"] as? String ?? ""], "the stream's block, not the export's")
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, 20)
         XCTAssertEqual(ids, stub.stream.posted.prefix(20).map(\.id.description))
         XCTAssertTrue(run.standardError.contains("20 tweets stored in the collection 'stream'"), run.standardError)
         XCTAssertEqual(try storedIDs(tweetsh, collection: "stream").sorted(), ids.sorted(), "each tweet stored once")

@@ -58,7 +58,10 @@ extension ShellSession {
             if let problem = await drawn { output.warning(problem) }
             undrawn = screen.undrawn
         } else {
-            let stamp = StreamJSONLines(version: XAPISettings().userAgent)
+            let settings = client.configuration.settings
+            let stamp = StreamJSONLines(
+                version: settings.userAgent,
+                url: settings.baseURL.absoluteString.trimmingTrailingSlashes() + XAPIClient.filteredStreamPath)
             viewModel.tweets.sink { tweet in output.json(stamp.line(for: tweet)) }.store(in: &subscriptions)
             viewModel.notices.sink { output.note("stream: \($0)") }.store(in: &subscriptions)
             final = await withTaskCancellationHandler {
@@ -110,14 +113,21 @@ extension ShellSession {
 /// Writes streamed tweets as twarc2 writes them: the line as the stream sent it, with a `__twarc` object added.
 struct StreamJSONLines: Sendable {
     let version: String
+    /// The stream's URL as this shell asked for it (the configured API base), as twarc2 records the URL it fetched.
+    var url = "https://api.x.com" + XAPIClient.filteredStreamPath
 
     func line(for tweet: StreamedTweet, at date: Date = Date()) -> String {
         var bytes = tweet.line
         while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\r") { bytes.removeLast() }
         guard bytes.last == UInt8(ascii: "}") else { return String(decoding: bytes, as: UTF8.self) + "\n" }
         bytes.removeLast()
+        // The block the store keeps with the tweet, so the line and a later export agree; a recovered tweet (from a
+        // search, not the stream) is marked as such.
+        if !tweet.recovered, let twarc = tweet.page.originals.twarc {
+            return String(decoding: bytes, as: UTF8.self) + ",\"__twarc\":" + twarc.text + "}\n"
+        }
         let stamp =
-            ",\"__twarc\":{\"url\":\"https://api.x.com\(XAPIClient.filteredStreamPath)\",\"version\":"
+            ",\"__twarc\":{\"url\":" + GapRecoverySearch.jsonString(url) + ",\"version\":"
             + GapRecoverySearch.jsonString(version) + ",\"retrieved_at\":\"" + Self.timestamp(date) + "\""
             + (tweet.recovered ? ",\"recovered\":true" : "") + "}}\n"
         return String(decoding: bytes, as: UTF8.self) + stamp
@@ -127,5 +137,14 @@ struct StreamJSONLines: Sendable {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
+    }
+}
+
+extension String {
+    /// The text without the slashes it ends with: a base URL joins a path that starts with one.
+    fileprivate func trimmingTrailingSlashes() -> String {
+        var text = self
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
     }
 }

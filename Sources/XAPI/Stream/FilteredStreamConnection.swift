@@ -53,7 +53,7 @@ extension XAPIClient: FilteredStreamConnector {
         request.httpMethod = "GET"
         request.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("Bearer \(token.revealForAuthorizationHeader())", forHTTPHeaderField: "Authorization")
-        let delegate = StreamTaskDelegate(handler: handler, redact: { token.redact($0) })
+        let delegate = StreamTaskDelegate(handler: handler, redact: { token.redact($0) }, url: url.absoluteString)
         let configuration = URLSessionConfiguration.ephemeral
         // The heartbeat check (21 s without a byte) is the stream's own; the session's idle timeout only backs it up,
         // and there is no limit on how long a stream may run.
@@ -96,11 +96,27 @@ private final class StreamTaskDelegate: NSObject, URLSessionDataDelegate, @unche
 
     private let handler: @Sendable (StreamConnectionEvent) -> Void
     private let redact: @Sendable (String) -> String
+    /// The stream's request URL, for each tweet's `__twarc` block.
+    private let url: String
     private let state = Mutex(State())
 
-    init(handler: @escaping @Sendable (StreamConnectionEvent) -> Void, redact: @escaping @Sendable (String) -> String) {
+    init(
+        handler: @escaping @Sendable (StreamConnectionEvent) -> Void, redact: @escaping @Sendable (String) -> String,
+        url: String
+    ) {
         self.handler = handler
         self.redact = redact
+        self.url = url
+    }
+
+    /// A tweet with its provenance in twarc2's form, as a search page gets it (`XAPISource`): the stream's URL and
+    /// when it arrived, to the second. One block per second keeps the store's `twarc_blocks` to one row per second
+    /// of streaming instead of one per tweet.
+    private func stamped(_ message: StreamMessage) -> StreamMessage {
+        guard case .tweet(var tweet) = message else { return message }
+        let second = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        tweet.page.originals.twarc = TwarcMetadata(url: url, retrievedAt: second).original
+        return .tweet(tweet)
     }
 
     func silence() { state.withLock { $0.silenced = true } }
@@ -132,7 +148,7 @@ private final class StreamTaskDelegate: NSObject, URLSessionDataDelegate, @unche
         }
         for line in lines ?? [] {
             do {
-                emit(.message(try StreamLineDecoder.decode(line)))
+                emit(.message(stamped(try StreamLineDecoder.decode(line))))
             } catch {
                 emit(.unreadable(String(describing: error)))
             }
