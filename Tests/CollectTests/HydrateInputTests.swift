@@ -85,6 +85,22 @@ struct CollectCommandParsingTests {
         ) {
             try ShellCommand.parse("hydrate")
         }
+        // `> FILE` typed in the shell writes the ids to the file, as the shell's own redirection would.
+        #expect(
+            try ShellCommand.parse("dehydrate rain lang:en --in votes > 'my ids.txt'")
+                == .collect(.dehydrate(query: "rain lang:en", collection: "votes", path: "my ids.txt")))
+        #expect(
+            try ShellCommand.parse("dehydrate --in votes >ids.txt")
+                == .collect(.dehydrate(query: nil, collection: "votes", path: "ids.txt")))
+        #expect(
+            try ShellCommand.parse("dehydrate \">\" rain")
+                == .collect(.dehydrate(query: "\">\" rain", collection: nil, path: nil)), "a quoted > is a word")
+        #expect(throws: CommandError("dehydrate needs a file after >", column: 17)) {
+            try ShellCommand.parse("dehydrate rain >")
+        }
+        #expect(throws: CommandError("the file after > comes last; unexpected 'b'", column: 20)) {
+            try ShellCommand.parse("dehydrate rain > a b")
+        }
         let error = #expect(throws: CommandError.self) { try ShellCommand.parse("dehydrate (cats") }
         #expect(error?.column == 16)
         #expect(error?.message.hasPrefix("in the query at column 16:") == true)

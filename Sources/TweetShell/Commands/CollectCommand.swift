@@ -63,11 +63,28 @@ extension CollectCommand {
             return .hydrate(path: path, into: into)
         case "dehydrate":
             var collection: String?
+            var path: String?
             var queryWords: [CommandWords.Word] = []
             var index = 0
             while index < rest.count {
                 let word = rest[index]
                 index += 1
+                // `> FILE` as a shell would take it (X's syntax has no `>`), so the ids go to the file.
+                if word.text.hasPrefix(">"), words.raw(word).hasPrefix(">") {
+                    let attached = String(word.text.dropFirst())
+                    guard attached.isEmpty ? index < rest.count : true else {
+                        throw CommandError("dehydrate needs a file after >", column: words.line.count + 1)
+                    }
+                    let target = attached.isEmpty ? rest[index] : word
+                    if attached.isEmpty { index += 1 }
+                    guard index == rest.count else {
+                        throw CommandError(
+                            "the file after > comes last; unexpected '\(rest[index].text)'",
+                            column: rest[index].offset + 1)
+                    }
+                    path = attached.isEmpty ? target.text : attached
+                    continue
+                }
                 if word.text == "--in" {
                     guard index < rest.count else {
                         throw CommandError(
@@ -80,7 +97,7 @@ extension CollectCommand {
                 }
             }
             guard let first = queryWords.first, let last = queryWords.last else {
-                return .dehydrate(query: nil, collection: collection, path: nil)
+                return .dehydrate(query: nil, collection: collection, path: path)
             }
             // One run of words is taken as typed (its columns point into the line); `--in` in the middle joins them.
             let firstIndex = rest.firstIndex(of: first) ?? 0
@@ -90,7 +107,7 @@ extension CollectCommand {
                 ? String(words.line.dropFirst(first.offset).prefix(last.end - first.offset))
                 : queryWords.map { words.raw($0) }.joined(separator: " ")
             try checkQuery(query, at: contiguous ? first.offset : 0, what: "query", for: .local)
-            return .dehydrate(query: query, collection: collection, path: nil)
+            return .dehydrate(query: query, collection: collection, path: path)
         default:
             return .rules(try rulesAction(words))
         }

@@ -147,12 +147,15 @@ public struct CommandSpec: Sendable {
             flags: ["--into"],
             examples: ["hydrate ids.txt", "hydrate dataset.csv --into election", "hydrate links.txt --into saved"]),
         CommandSpec(
-            name: "dehydrate", aliases: [], synopsis: "dehydrate [--in NAME] [query]",
+            name: "dehydrate", aliases: [], synopsis: "dehydrate [--in NAME] [query] [> FILE]",
             summary:
                 "Print the ids of a local query's matches (or of the current results), one a line, as twarc2 "
-                + "dehydrate does; redirect them to share a dataset.",
+                + "dehydrate does; > FILE (or the shell's redirection) writes them to share a dataset.",
             flags: ["--in"],
-            examples: ["dehydrate", "dehydrate #swift lang:en", "tweetsh -c 'dehydrate --in election' > ids.txt"]),
+            examples: [
+                "dehydrate", "dehydrate #swift lang:en > swift-ids.txt",
+                "tweetsh -c 'dehydrate --in election' > ids.txt",
+            ]),
         CommandSpec(
             name: "rules", aliases: [],
             synopsis: "rules [list] | add <rule> [--tag T] | delete <id|tag|all> | check <rule>",
