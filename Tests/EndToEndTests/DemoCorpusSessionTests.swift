@@ -8,7 +8,8 @@ final class DemoCorpusSessionTests: XCTestCase {
     func testBannerSearchMoreShowHistoryRerunQuit() throws {
         let tweetsh = Tweetsh()
         let terminal = try tweetsh.terminal()
-        try terminal.waitFor("First run: the local store holds a generated demo corpus")
+        try terminal.waitFor("First run: the new store \(tweetsh.home.path)")
+        try terminal.waitFor("holds a generated demo corpus")
         try terminal.waitForPrompt("(local, no key)> ")
 
         terminal.type("search swift\r")

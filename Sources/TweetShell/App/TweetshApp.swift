@@ -117,8 +117,10 @@ public enum TweetshApp {
             let corpus = DemoCorpus.firstRun
             do {
                 if try await store.seedIfEmpty(collection: TweetStore.demoCollection, { Array(corpus) }) {
+                    // The store's place is named: a mistyped --store path makes a new store, and this says where.
                     output.note(
-                        "First run: the local store holds a generated demo corpus of \(corpus.tweetCount) tweets "
+                        "First run: the new store \(store.displayLocation) holds a generated demo corpus of "
+                            + "\(corpus.tweetCount) tweets "
                             + "(\"\(DemoCorpus.sourceLabel)\"), the collection 'demo'. 'import <file>' adds your own "
                             + "(the demo then stays out of searches); 'auth' connects to the X API.")
                 }
