@@ -35,10 +35,13 @@ final class ExportFileTests: XCTestCase {
         XCTAssertEqual(failing.abandon(), "\(kept) was left as it was")
         XCTAssertEqual(try String(contentsOfFile: kept, encoding: .utf8), "earlier export\n")
 
+        chmod(kept, 0o600)
         let replacing = try XCTUnwrap(ExportFile(path: kept))
         replacing.handle.write(Data("new export\n".utf8))
         try replacing.commit()
         XCTAssertEqual(try String(contentsOfFile: kept, encoding: .utf8), "new export\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: kept)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600, "a private file stays private")
         XCTAssertEqual(try names(in: folder), ["kept.jsonl"])
 
         // Dropped without a word (a thrown error past it): still nothing left behind.

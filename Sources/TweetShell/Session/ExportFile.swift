@@ -18,6 +18,8 @@ final class ExportFile {
     private let partialPath: String?
     /// `path` with symbolic links resolved: where the file is renamed to.
     private let targetPath: String
+    /// The permission bits of the file replaced.
+    private let replacedMode: mode_t?
     private var finished = false
 
     /// Opens the export's file; nil when it cannot be created (the caller says why).
@@ -31,6 +33,8 @@ final class ExportFile {
         let exists = stat(target, &status) == 0
         let regular = !special && (!exists || (status.st_mode & S_IFMT) == S_IFREG)
         replaces = exists && regular
+        // A file replaced keeps its permissions: an export kept private (0600) stays private.
+        replacedMode = replaces ? status.st_mode & 0o7777 : nil
         targetPath = target
         if regular {
             let url = URL(fileURLWithPath: target)
@@ -62,6 +66,7 @@ final class ExportFile {
         finished = true
         try handle.close()
         guard let partialPath else { return }
+        if let replacedMode { chmod(partialPath, replacedMode) }
         guard rename(partialPath, targetPath) == 0 else {
             let code = errno
             unlink(partialPath)
