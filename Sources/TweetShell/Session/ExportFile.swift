@@ -40,11 +40,18 @@ final class ExportFile {
             let url = URL(fileURLWithPath: target)
             let partial = url.deletingLastPathComponent()
                 .appendingPathComponent(".\(url.lastPathComponent).tweetsh-partial-\(getpid())").path
-            guard FileManager.default.createFile(atPath: partial, contents: nil),
+            if FileManager.default.createFile(atPath: partial, contents: nil),
                 let handle = FileHandle(forWritingAtPath: partial)
-            else { return nil }
-            self.handle = handle
-            partialPath = partial
+            {
+                self.handle = handle
+                partialPath = partial
+            } else {
+                // A writable file in a folder that is not: nothing can be put beside it, so it is written in place.
+                let descriptor = exists ? open(target, O_WRONLY | O_TRUNC) : -1
+                guard descriptor >= 0 else { return nil }
+                handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+                partialPath = nil
+            }
         } else {
             // The shell's own stdout or stderr is shared, offset and all, so the export follows what was printed.
             let shared: Int32? =
