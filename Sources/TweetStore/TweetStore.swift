@@ -153,12 +153,19 @@ public final class TweetStore: TweetSource, PageCache, Sendable {
     ///
     /// With `collection`, the pages' result tweets also join the collection of that name (made when missing).
     public func insert(_ pages: [Page], collection: String? = nil) async throws {
+        try await insertCountingNew(pages, collection: collection)
+    }
+
+    /// Writes pages as `insert` does and returns how many of their result tweets the store did not hold before.
+    @discardableResult
+    func insertCountingNew(_ pages: [Page], collection: String? = nil) async throws -> Int {
         let batch = PreparedBatch(pages, codec: codec)
-        try await database.run { connection in
+        return try await database.run { connection in
             try connection.transaction {
                 let writer = try Writer(connection: connection)
-                try writer.write(batch)
+                let new = try writer.write(batch)
                 if let collection { try CollectionMembership.add(connection, batch, to: collection) }
+                return new
             }
         }
     }

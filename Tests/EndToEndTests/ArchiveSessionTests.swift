@@ -44,8 +44,12 @@ final class ArchiveSessionTests: XCTestCase {
             "-c", "import \(folder); search is:retweet zebraword; show 1; search zebraword second; thread 1",
         ])
         XCTAssertEqual(run.status, 0, run.standardError)
-        XCTAssertTrue(run.standardOutput.contains("imported 3 tweets from 3 archive entries"), run.standardOutput)
+        XCTAssertTrue(
+            run.standardOutput.contains("imported 3 tweets from 3 archive entries: 3 new"), run.standardOutput)
         XCTAssertFalse(run.standardOutput.contains("0 lines"), run.standardOutput)
+        let again = try tweetsh.run(["-c", "import \(folder)"])
+        XCTAssertTrue(
+            again.standardOutput.contains("imported 3 tweets from 3 archive entries: 0 new"), again.standardOutput)
         XCTAssertTrue(run.standardOutput.contains("Retweet of @quokka_fan"), run.standardOutput)
         XCTAssertTrue(run.standardError.contains("thread 1000001: 2 tweets"), run.standardError)
         XCTAssertFalse(run.standardError.contains("account.js"), run.standardError)

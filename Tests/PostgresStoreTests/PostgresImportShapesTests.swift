@@ -106,6 +106,10 @@ struct PostgresImportShapesTests {
             if shape == .archiveFolder {
                 let replies = try await BothStoresTests.allIDs(store, SearchRequest(query: "to:alice", pageSize: 100))
                 #expect(replies.count == 10, "\(kind): to:handle finds the archive's replies")
+                // The summary's "new": every tweet the first time, none when the same archive comes again.
+                #expect(report.newTweets == report.tweets, "\(kind)")
+                let again = try await store.importArchive(at: input, collection: nil, progress: nil)
+                #expect(again.newTweets == 0 && again.tweets == report.tweets, "\(kind): \(again.newTweets) new")
             }
         }
         let (sqlite, postgres) = (reports[0], reports[1])

@@ -82,8 +82,10 @@ extension PostgresStore {
         return try await ArchiveImport.run(at: url, progress: progress) { pages, handles in
             try await withCancellableConnection { connection in
                 try connection.transaction {
-                    _ = try PostgresWriter(connection: connection, codec: codec).write(pages, collection: collection)
+                    let new = try PostgresWriter(connection: connection, codec: codec).write(
+                        pages, collection: collection)
                     try Self.recordReplyHandles(handles, connection)
+                    return new
                 }
             }
         }

@@ -185,9 +185,9 @@ struct ImportSummary {
         files += 1
         tweets += report.tweets
         if archive {
-            // The archive reader does not tell new tweets from stored ones.
             archives += 1
             thisRun += report.tweets
+            new += report.newTweets
             entries += report.entries ?? 0
             return
         }
@@ -220,11 +220,7 @@ struct ImportSummary {
         } else {
             text += ":"
         }
-        if archives == 0 {
-            text += " \(new) new"
-        } else if archives < files {
-            text += " \(new) new in the JSON files"
-        }
+        text += " \(new) new"
         if text.hasSuffix(":") || text.hasSuffix(",") { text.removeLast() }
         return text
     }

@@ -36,8 +36,9 @@ extension TweetStore {
     ) async throws -> ImportReport {
         let collection = try CollectionNameError.check(collection, orNameOf: .file(url))
         return try await ArchiveImport.run(at: url, progress: progress) { pages, handles in
-            try await insert(pages, collection: collection)
+            let new = try await insertCountingNew(pages, collection: collection)
             try await recordReplyHandles(handles)
+            return new
         }
     }
 }
