@@ -14,12 +14,18 @@ final class ImportExportSessionTests: XCTestCase {
         try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    func testImportThenExportInTheShellKeepsEveryKey() throws {
+    /// A shell whose home holds the page as `mine.jsonl`, and that file's path.
+    private func shellWithThePage() throws -> (Tweetsh, String) {
         let tweetsh = Tweetsh()
         let input = tweetsh.home.file("mine.jsonl")
+        try (Self.page + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        return (tweetsh, input)
+    }
+
+    func testImportThenExportInTheShellKeepsEveryKey() throws {
+        let (tweetsh, input) = try shellWithThePage()
         let twarc = tweetsh.home.file("out.jsonl")
         let flat = tweetsh.home.file("flat.jsonl")
-        try (Self.page + "\n").write(toFile: input, atomically: true, encoding: .utf8)
         let run = try tweetsh.run([
             "-c", "import \(input); search lossless; export \(twarc) --all; export \(flat) --format flat --all",
         ])
@@ -57,11 +63,9 @@ final class ImportExportSessionTests: XCTestCase {
 
     /// `format json` and `format csv` print what `export` writes: the objects as imported, not the models' fields.
     func testTheDataFormatsPrintWhatExportWrites() throws {
-        let tweetsh = Tweetsh()
-        let input = tweetsh.home.file("mine.jsonl")
+        let (tweetsh, input) = try shellWithThePage()
         let exported = tweetsh.home.file("out.jsonl")
         let csv = tweetsh.home.file("out.csv")
-        try (Self.page + "\n").write(toFile: input, atomically: true, encoding: .utf8)
         let setup = try tweetsh.run([
             "-c", "import \(input)", "-c", "search lossless", "-c", "export \(exported)", "-c", "export \(csv)",
         ])
