@@ -40,4 +40,24 @@ final class ExportTargetTests: XCTestCase {
         XCTAssertTrue(
             after.standardError.contains("6 matches"), "the store still holds its tweets: \(after.standardError)")
     }
+
+    /// `export -` writes to standard output, as `import -` reads standard input: after what the shell printed before
+    /// it, and with the line that says it was written on stderr, so the data stays clean.
+    func testADashExportsToStandardOutput() throws {
+        let tweetsh = Tweetsh()
+        let mine = tweetsh.home.file("mine.jsonl")
+        try ImportCommandTests.page(first: 500, count: 3, word: "coffee").write(
+            toFile: mine, atomically: true, encoding: .utf8)
+        let imported = try tweetsh.run(["-c", "import \(mine)"])
+        XCTAssertEqual(imported.status, 0, imported.standardError)
+        let run = try tweetsh.run(["--json", "-c", "search coffee", "-c", "export - --format csv --columns id,text"])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        let lines = run.standardOutput.split(separator: "\n")
+        XCTAssertEqual(lines.count, 5, run.standardOutput)
+        XCTAssertTrue(lines[0].hasPrefix("{\"data\""), "the search's own line first: \(lines[0])")
+        XCTAssertEqual(
+            Array(lines[1...]), ["id,text", "502,coffee number 502", "501,coffee number 501", "500,coffee number 500"])
+        XCTAssertTrue(run.standardError.contains("wrote 3 tweets to standard output as csv"), run.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tweetsh.home.file("-")), "no file named -")
+    }
 }

@@ -76,6 +76,7 @@ final class ShellCommandTests: XCTestCase {
         XCTAssertEqual(try ShellCommand.parse("again 3 --new"), .again(3, new: true, refresh: false))
         XCTAssertEqual(try ShellCommand.parse("source local"), .source(.local))
         XCTAssertEqual(try ShellCommand.parse("export 'my results.csv'"), .export(path: "my results.csv", format: .csv))
+        XCTAssertEqual(try ShellCommand.parse("export - --all"), .export(path: "-", format: .twarc2JSONL, all: true))
         XCTAssertEqual(
             try ShellCommand.parse("export out.txt --format flat"), .export(path: "out.txt", format: .flattenedJSONL))
         XCTAssertEqual(try ShellCommand.parse("backup '~/my backup.sqlite'"), .backup(path: "~/my backup.sqlite"))

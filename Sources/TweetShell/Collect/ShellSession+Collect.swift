@@ -53,7 +53,7 @@ extension ShellSession {
             output.error("cannot write \(written): \(ErrorText.describe(error)); \(file.abandon())")
             return .failed
         }
-        output.line("wrote \(ids.count) tweet id\(ids.count == 1 ? "" : "s") to \(written)")
+        reportWritten("wrote \(ids.count) tweet id\(ids.count == 1 ? "" : "s") to", file)
         return .ok
     }
 

@@ -169,14 +169,14 @@ public struct CommandSpec: Sendable {
             ]),
         CommandSpec(
             name: "export", aliases: [],
-            synopsis: "export <file> [--format jsonl|flat|csv] [--columns a,b,c] [--all] | export --ids <file>",
+            synopsis: "export <file|-> [--format jsonl|flat|csv] [--columns a,b,c] [--all] | export --ids <file>",
             summary:
                 "Write the current results as twarc2 JSONL (default), flattened JSONL, or twarc-csv 0.7's CSV columns; --all writes every match of a local search.",
             flags: ["--format", "--columns", "--all", "--ids"],
             examples: [
                 "export results.jsonl", "export results.csv --format csv",
                 "export people.csv --columns id,created_at,author.username,text", "export everything.jsonl --all",
-                "export --ids ids.txt",
+                "export --ids ids.txt", "export - --format csv --columns id,text",
             ]),
         CommandSpec(
             name: "backup", aliases: [], synopsis: "backup <file>",

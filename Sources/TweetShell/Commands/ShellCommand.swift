@@ -286,7 +286,8 @@ extension ShellCommand {
                     chosenFormat = f
                 case "--columns": columns = (try parser.csvColumns(), word)
                 case "--all": all = true
-                case let text where text.hasPrefix("-"):
+                case let text where text.hasPrefix("-") && text != "-":
+                    // `-` alone is standard output, as `import -` is standard input.
                     throw CommandError("unknown option '\(text)' for export", column: word.offset + 1)
                 default:
                     if let path {

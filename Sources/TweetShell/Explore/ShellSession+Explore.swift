@@ -94,7 +94,8 @@ extension ShellSession {
             return .failed
         }
         let csv = format == .csv ? "csv" : "jsonl"
-        output.line("wrote \(series.buckets.count) count\(series.buckets.count == 1 ? "" : "s") to \(path) as \(csv)")
+        reportWritten(
+            "wrote \(series.buckets.count) count\(series.buckets.count == 1 ? "" : "s") to", file, "as \(csv)")
         return .ok
     }
 

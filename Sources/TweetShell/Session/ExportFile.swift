@@ -15,6 +15,10 @@ final class ExportFile {
     let handle: FileHandle
     /// Whether a file was at `path` before.
     let replaces: Bool
+    /// Whether the export goes to the shell's own standard output (`export -`, `/dev/stdout`).
+    var isStandardOutput: Bool { Self.standardOutputPaths.contains(path) }
+
+    private static let standardOutputPaths = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
     private let partialPath: String?
     /// `path` with symbolic links resolved: where the file is renamed to.
     private let targetPath: String
@@ -55,7 +59,7 @@ final class ExportFile {
         } else {
             // The shell's own stdout or stderr is shared, offset and all, so the export follows what was printed.
             let shared: Int32? =
-                ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path)
+                Self.standardOutputPaths.contains(path)
                 ? 1 : ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"].contains(path) ? 2 : nil
             let descriptor = shared.map { dup($0) } ?? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             guard descriptor >= 0 else { return nil }

@@ -47,15 +47,24 @@ extension ShellSession {
             output.error("writing \(path) failed: \(ErrorText.describe(error)); \(file.abandon())")
             return .failed
         }
-        output.line(
-            "wrote \(list.items.count) tweet\(list.items.count == 1 ? "" : "s") to \(path) as \(format.rawValue)")
+        reportWritten(
+            "wrote \(list.items.count) tweet\(list.items.count == 1 ? "" : "s") to", file, "as \(format.rawValue)")
         return .ok
+    }
+
+    /// The line that says an export is written: on stdout with the rest of the results, except when the export
+    /// itself went to stdout, whose data it would end; then on stderr, naming standard output.
+    func reportWritten(_ what: String, _ file: ExportFile, _ how: String = "") {
+        let text = [what, file.isStandardOutput ? "standard output" : file.path, how].filter { !$0.isEmpty }
+            .joined(separator: " ")
+        if file.isStandardOutput { output.note(text) } else { output.line(text) }
     }
 
     /// Opens the file an export writes, with `~` expanded (`ExportFile`: nothing is at the path until `commit`);
     /// says so and returns nil when it cannot.
     func createExportFile(_ rawPath: String) async -> ExportFile? {
-        let path = Self.expandTilde(rawPath, environment: environment)
+        // `-` is standard output, as for `import -`; the shell's own descriptor is shared (`ExportFile`).
+        let path = rawPath == "-" ? "/dev/stdout" : Self.expandTilde(rawPath, environment: environment)
         if let reason = await protectedExportTarget(path) {
             output.error("will not write \(path): \(reason)")
             return nil

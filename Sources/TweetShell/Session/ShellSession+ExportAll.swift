@@ -54,7 +54,7 @@ extension ShellSession {
             try writer.finish()
             try commit(file)
             progressBar.finish()
-            output.line("wrote \(written) tweet\(written == 1 ? "" : "s") to \(path) as \(format.rawValue)")
+            reportWritten("wrote \(written) tweet\(written == 1 ? "" : "s") to", file, "as \(format.rawValue)")
             return .ok
         } catch is CancellationError {
             // Interrupted on purpose: what was written is kept, and said to be partial.
