@@ -44,6 +44,13 @@ struct ImportTargets {
             let path = ShellSession.expandTilde(raw, environment: environment)
             var paths = [path]
             if !FileManager.default.fileExists(atPath: path) {
+                if ["https://", "http://"].contains(where: { raw.lowercased().hasPrefix($0) }) {
+                    // A link copied from a browser or a data repository: say what to do instead of "no such file".
+                    missing.append(
+                        "\(raw) is a web address; import reads files, so download it first (curl -LO '\(raw)') and "
+                            + "import the file")
+                    continue
+                }
                 guard path.contains(where: { "*?[".contains($0) }) else {
                     missing.append("no such file or folder: \(path)")
                     continue
