@@ -13,7 +13,7 @@ import TweetStore
 @Suite("Import shapes on PostgreSQL", .enabled(if: PostgresFixtures.available, "PostgreSQL is not available"))
 struct PostgresImportShapesTests {
     enum Shape: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case gzip, bzip2, xz, zstd, prettyDocument, array, archiveFolder
+        case gzip, bzip2, xz, zstd, prettyDocument, array, archiveFolder, zippedArchive
         var testDescription: String { rawValue }
     }
 
@@ -55,6 +55,19 @@ struct PostgresImportShapesTests {
             let path = folder.file("tweets.json")
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             return URL(fileURLWithPath: path)
+        case .zippedArchive:
+            // The folder's files in the ZIP X sends, named as the folder is, so the collection is named the same.
+            let unzipped = try input(.archiveFolder, folder)
+            var writer = ZipWriter()
+            for name in ["account.js", "tweets.js"] {
+                writer.add(
+                    "archive-2024/data/\(name)", try Data(contentsOf: unzipped.appendingPathComponent("data/\(name)")))
+            }
+            let zip = URL(fileURLWithPath: folder.file("zipped/archive-2024.zip"))
+            try FileManager.default.createDirectory(
+                at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try writer.finish().write(to: zip)
+            return zip
         case .archiveFolder:
             let root = folder.file("archive-2024")
             try FileManager.default.createDirectory(atPath: root + "/data", withIntermediateDirectories: true)
@@ -95,7 +108,7 @@ struct PostgresImportShapesTests {
             defer { store.close() }
             let report =
                 switch shape {
-                case .archiveFolder:
+                case .archiveFolder, .zippedArchive:
                     try await store.importArchive(at: input, collection: nil, progress: nil)
                 default:
                     try await store.importJSON(from: .file(input), collection: nil, progress: nil)
@@ -103,7 +116,8 @@ struct PostgresImportShapesTests {
             reports.append(report)
             stored.append(try await BothStoresTests.allIDs(store, SearchRequest(query: "-zzzzqq", pageSize: 100)))
             collections.append(try await store.collections().filter { !$0.hidden }.map { "\($0.name) \($0.tweets)" })
-            if shape == .archiveFolder {
+            if shape == .archiveFolder || shape == .zippedArchive {
+                #expect(collections.last == ["archive-2024 30"], "\(kind): named after the folder or the ZIP")
                 let replies = try await BothStoresTests.allIDs(store, SearchRequest(query: "to:alice", pageSize: 100))
                 #expect(replies.count == 10, "\(kind): to:handle finds the archive's replies")
                 // The summary's "new": every tweet the first time, none when the same archive comes again.

@@ -69,7 +69,7 @@ extension PostgresStore {
         return report
     }
 
-    /// Imports an X account archive (its folder, `data` folder, a `.zip` of it, or a tweets file) in batches, as the
+    /// Imports an X account archive (its folder, `data` folder, the ZIP X sends, or a tweets file) in batches, as the
     /// SQLite store does: unreadable entries are skipped and reported, and the handles of the users replied to are
     /// kept for `to:handle`. An archive is small, so an interrupted import is simply run again (the upserts make that
     /// harmless).

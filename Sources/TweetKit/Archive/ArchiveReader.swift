@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads the tweets of an X account archive ("Download an archive of your data").
 ///
-/// Accepts the unzipped archive folder (the shell unpacks a ZIP into one first, `ZippedArchive`), its `data` folder, or
+/// Accepts the unzipped archive folder (the stores' `ArchiveImport` unpacks a ZIP into one first), its `data` folder, or
 /// one tweets file (`data/tweets.js`, the 2020 export's `data/tweet.js`, or a `tweets-partN.js`). Big archives split
 /// tweets over `tweets.js`, `tweets-part1.js`, …; the parts are found from `data/manifest.js` when present, else by
 /// name. The owner comes from `data/account.js` (tweets in an archive have no `user` object) and becomes every tweet's

@@ -79,7 +79,9 @@ extension ShellSession {
                 report = try await store.importArchive(
                     at: URL(fileURLWithPath: path), collection: collection, progress: progress)
             case .file(let path) where ZipReader.looksLikeZip(URL(fileURLWithPath: path)):
-                report = try await importZip(path, collection: collection, progress: progress)
+                // The stores read the ZIP X sends as the archive in it.
+                report = try await store.importArchive(
+                    at: URL(fileURLWithPath: path), collection: collection, progress: progress)
             case .file(let path):
                 let input = ImportInput.file(URL(fileURLWithPath: path))
                 if case .archiveScript = try input.detect() {
@@ -105,28 +107,6 @@ extension ShellSession {
             output.error("import of \(label) failed: \(ErrorText.describe(error))")
             return .failed
         }
-    }
-
-    /// An X archive as X hands it out, zipped: its tweets files and account unpacked into a temporary folder named
-    /// after the ZIP (so the collection is too), imported as an archive folder, and removed. The messages name the
-    /// ZIP, not the temporary folder. A ZIP without an archive in it is refused as any file that is not JSON.
-    private func importZip(
-        _ path: String, collection: String?, progress: @escaping @Sendable (ImportProgress) -> Void
-    ) async throws -> ImportReport {
-        guard let unpacked = try ZippedArchive.unpack(URL(fileURLWithPath: path)) else {
-            throw ImportInputError(
-                message: "not JSON text: looks like a ZIP archive, and not an X archive (no data/tweets.js inside); "
-                    + "unzip it and import what it holds")
-        }
-        defer { unpacked.remove() }
-        var report = try await store.importArchive(at: unpacked.folder, collection: collection, progress: progress)
-        let inside = unpacked.folder.path + "/"
-        report.warnings = report.warnings.map { $0.replacingOccurrences(of: inside, with: "\(path): ") }
-        for index in report.problems.indices {
-            report.problems[index].message = report.problems[index].message.replacingOccurrences(
-                of: inside, with: "\(path): ")
-        }
-        return report
     }
 
     /// Malformed records (five of them by line), values that are not tweets, and a stream that ended early.

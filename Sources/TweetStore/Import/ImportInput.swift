@@ -20,7 +20,7 @@ public enum ImportInput: Hashable, Sendable {
     public var collectionName: String {
         guard case .file(let url) = self else { return "stdin" }
         var name = url.standardizedFileURL.lastPathComponent
-        let extensions = [".gz", ".bz2", ".xz", ".zst", ".zstd", ".jsonl", ".ndjson", ".json", ".js", ".txt"]
+        let extensions = [".zip", ".gz", ".bz2", ".xz", ".zst", ".zstd", ".jsonl", ".ndjson", ".json", ".js", ".txt"]
         while let suffix = extensions.first(where: { name.lowercased().hasSuffix($0) && name.count > $0.count }) {
             name.removeLast(suffix.count)
         }

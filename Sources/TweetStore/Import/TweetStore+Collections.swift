@@ -23,7 +23,7 @@ extension TweetStore {
             decodeLine: { try CollectionLineDecoder.decode(line: $0, keepOriginals: true) }, progress: progress)
     }
 
-    /// Imports an X account archive (its folder, `data` folder or a tweets file), in batches.
+    /// Imports an X account archive (its folder, `data` folder, the ZIP X sends, or a tweets file), in batches.
     ///
     /// Archive entries that cannot be read are skipped and reported with `line` 0 and a message naming the file and
     /// position. The report counts `entries` rather than lines, and warns when `account.js` is missing. Handles of
