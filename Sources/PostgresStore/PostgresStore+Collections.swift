@@ -23,9 +23,11 @@ extension PostgresStore {
         }
     }
 
-    /// Deletes a collection in one transaction: its tweets that no other collection holds leave the store, the rest
-    /// stay with their other collections; unfinished import records are forgotten, so a later import of the same
-    /// file starts again instead of resuming past tweets that are gone; dropping `api` forgets the cached API pages.
+    /// Deletes a collection in one transaction, as the SQLite store does: its tweets that no other collection holds
+    /// leave the store (or stay as included-only tweets when a remaining result quotes, retweets or replies to them),
+    /// the rest stay with their other collections, and what only the deleted tweets named goes with them
+    /// (`OrphanSweep`). Unfinished import records are forgotten, so a later import of the same file starts again
+    /// instead of resuming past tweets that are gone; dropping `api` forgets the cached API pages.
     @discardableResult
     public func drop(collection name: String) async throws -> DropReport {
         try await withConnection { connection in
@@ -41,25 +43,23 @@ extension PostgresStore {
                     try connection.scalar(
                         "SELECT count(*) FROM collection_tweets WHERE collection = $1", [.text(name)],
                         doing: "dropping a collection") ?? 0)
-                // The originals of the tweets about to go first, by the same condition.
-                try connection.execute(
+                let own = try connection.rows(
                     """
-                    DELETE FROM tweet_originals WHERE id IN (SELECT tweet_id FROM collection_tweets WHERE collection = $1)
-                    AND id NOT IN (SELECT tweet_id FROM collection_tweets WHERE collection <> $1)
-                    """, [.text(name)], doing: "dropping a collection")
-                let deleted = try connection.execute(
-                    """
-                    DELETE FROM tweets WHERE id IN (SELECT tweet_id FROM collection_tweets WHERE collection = $1)
-                    AND id NOT IN (SELECT tweet_id FROM collection_tweets WHERE collection <> $1)
-                    """, [.text(name)], doing: "dropping a collection")
+                    SELECT tweet_id FROM collection_tweets WHERE collection = $1
+                    AND tweet_id NOT IN (SELECT tweet_id FROM collection_tweets WHERE collection <> $1) ORDER BY tweet_id
+                    """, [.text(name)], doing: "dropping a collection"
+                ) { TweetID(UInt64(bitPattern: $0.int64(0))) }
                 try connection.execute(
                     "DELETE FROM collections WHERE name = $1", [.text(name)], doing: "dropping a collection")
+                let swept = try PostgresOrphanSweep(connection: connection, codec: self.codec).drop(own)
                 try connection.execute("DELETE FROM imports WHERE NOT finished", doing: "dropping a collection")
                 // As in the SQLite store: the API's cached pages go with its collection.
                 if name == TweetStore.apiCollection {
                     try connection.execute("DELETE FROM cached_pages", doing: "dropping a collection")
                 }
-                return DropReport(deleted: deleted, kept: total - deleted)
+                return DropReport(
+                    deleted: swept.deleted, kept: total - own.count, referenced: swept.demoted,
+                    includedTweets: swept.includedTweets, users: swept.users, media: swept.media)
             }
         }
     }

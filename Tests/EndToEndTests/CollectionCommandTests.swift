@@ -33,6 +33,9 @@ final class CollectionCommandTests: XCTestCase {
         let dropped = try tweetsh.run(["--store", store, "-c", "drop demo; collections; search coffee"])
         XCTAssertEqual(dropped.status, 0, dropped.standardError)
         XCTAssertTrue(dropped.standardOutput.contains("dropped the collection 'demo': 3000 tweets deleted"))
+        XCTAssertTrue(
+            dropped.standardOutput.contains("; also gone, since no remaining tweet names them: 75 users and "),
+            "the generated users go with the demo corpus: \(dropped.standardOutput)")
         XCTAssertFalse(dropped.standardOutput.contains("demo "), dropped.standardOutput)
         XCTAssertEqual(dropped.standardOutput.split(separator: "\n").filter { $0.contains("@writer") }.count, 6)
         XCTAssertEqual(try tweetsh.run(["--store", store, "-c", "drop demo"]).status, 1, "it is gone")

@@ -136,8 +136,8 @@ public struct CommandSpec: Sendable {
         CommandSpec(
             name: "drop", aliases: [], synopsis: "drop NAME",
             summary:
-                "Delete a collection: its tweets that no other collection holds leave the store. At the terminal it "
-                + "asks first (not for demo).",
+                "Delete a collection: its tweets that no other collection holds leave the store, with the users, "
+                + "media and included tweets only they name. At the terminal it asks first (not for demo).",
             flags: [], examples: ["drop demo", "drop election"]),
         CommandSpec(
             name: "hydrate", aliases: [], synopsis: "hydrate <file> [--into NAME]",

@@ -94,6 +94,21 @@ extension ShellSession {
             var line =
                 "dropped the collection '\(name)': \(report.deleted) tweet\(report.deleted == 1 ? "" : "s") deleted"
             if report.kept > 0 { line += ", \(report.kept) kept because other collections hold them too" }
+            if report.referenced > 0 {
+                line +=
+                    ", \(report.referenced) kept out of searches because remaining tweets quote, retweet or reply to "
+                    + (report.referenced == 1 ? "it" : "them")
+            }
+            let objects = [
+                Self.counted(report.includedTweets, "tweet", "they quoted, retweeted or replied to"),
+                Self.counted(report.users, "user", nil), Self.counted(report.media, "media item", nil),
+            ].compactMap { $0 }
+            if !objects.isEmpty {
+                let list =
+                    objects.count == 1
+                    ? objects[0] : objects.dropLast().joined(separator: ", ") + " and " + objects[objects.count - 1]
+                line += "; also gone, since no remaining tweet names them: \(list)"
+            }
             output.line(line)
             if sources.collection?.lowercased() == name.lowercased() {
                 sources.collection = nil
@@ -104,5 +119,11 @@ extension ShellSession {
             output.error(ErrorText.describe(error))
             return .failed
         }
+    }
+
+    /// "3 users", or nil for none.
+    private static func counted(_ count: Int, _ noun: String, _ tail: String?) -> String? {
+        guard count > 0 else { return nil }
+        return "\(count) \(noun)\(count == 1 ? "" : "s")" + (tail.map { " " + $0 } ?? "")
     }
 }

@@ -30,11 +30,27 @@ public struct DropReport: Hashable, Sendable {
     public var deleted: Int
     /// Tweets of the collection kept because another collection holds them too.
     public var kept: Int
+    /// Tweets of the collection that no other collection holds but a remaining tweet quotes, retweets or replies
+    /// to: they stay as included-only tweets (out of searches), so that tweet's export still carries them.
+    public var referenced: Int
+    /// Tweets the deleted ones quoted, retweeted or replied to, kept only for them (never a collection's own), that
+    /// went with them because no remaining tweet names them.
+    public var includedTweets: Int
+    /// Users (authors, mentioned and replied-to users) that went because no remaining tweet names them.
+    public var users: Int
+    /// Media that went because no remaining tweet names them.
+    public var media: Int
 
     /// Creates a report (for every store behind `CollectionStore`).
-    public init(deleted: Int, kept: Int) {
+    public init(
+        deleted: Int, kept: Int, referenced: Int = 0, includedTweets: Int = 0, users: Int = 0, media: Int = 0
+    ) {
         self.deleted = deleted
         self.kept = kept
+        self.referenced = referenced
+        self.includedTweets = includedTweets
+        self.users = users
+        self.media = media
     }
 }
 
@@ -101,7 +117,9 @@ extension TweetStore {
     }
 
     /// Deletes a collection: its tweets that no other collection holds leave the store and its index, the rest stay
-    /// with their other collections. Users and media stay (other tweets may name them).
+    /// with their other collections, and what only the deleted tweets named goes with them (`OrphanSweep`): the
+    /// tweets they quoted or retweeted, users, media, places, polls and `__twarc` blocks. One that a remaining tweet
+    /// quotes, retweets or replies to stays as an included-only tweet. Its hydration answers go too.
     ///
     /// Unfinished import records are forgotten too, so an import run again afterwards reads its file from the start
     /// instead of resuming past tweets that are gone, and dropping `api` forgets the cached API pages.
@@ -120,25 +138,14 @@ extension TweetStore {
                     AND tweet NOT IN (SELECT tweet FROM collection_members WHERE collection != ?1) ORDER BY tweet
                     """, [.integer(id)]
                 ) { $0.int64(0) }
-                var index = IndexChanges()
-                let select = try connection.prepare("SELECT \(TweetRecord.columns) FROM tweets t WHERE t.id = ?")
-                let delete = try connection.prepare("DELETE FROM tweets WHERE id = ?")
-                var deleted = 0
-                for tweet in alone {
-                    select.bind(tweet, at: 1)
-                    if try select.step() {
-                        let isResult = !TweetFlags(rawValue: select.int64(6)).contains(.includedOnly)
-                        if isResult { index.delete(tweet, TweetDocument(try TweetRecord.tweet(from: select))) }
-                    }
-                    select.reset()
-                    delete.bind(tweet, at: 1)
-                    while try delete.step() {}
-                    delete.reset()
-                    deleted += connection.changes
-                }
-                try index.apply(connection)
                 try connection.withStatement("DELETE FROM collection_members WHERE collection = ?", [.integer(id)]) {
                     try $0.run()
+                }
+                let swept = try Self.dropTweets(alone, connection)
+                if try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'hydrated_ids'") == 1 {
+                    try connection.withStatement(
+                        "DELETE FROM hydrated_ids WHERE collection = ? COLLATE NOCASE", [.text(name)]
+                    ) { try $0.run() }
                 }
                 try connection.withStatement("DELETE FROM collections WHERE id = ?", [.integer(id)]) { try $0.run() }
                 try connection.execute("DELETE FROM imports WHERE finished = 0")
@@ -149,7 +156,9 @@ extension TweetStore {
                     try connection.execute(
                         "INSERT OR REPLACE INTO store_settings(key, value) VALUES ('demo_dropped', '1')")
                 }
-                return DropReport(deleted: deleted, kept: total - alone.count)
+                return DropReport(
+                    deleted: swept.deleted, kept: total - alone.count, referenced: swept.demoted,
+                    includedTweets: swept.includedTweets, users: swept.users, media: swept.media)
             }
         }
     }
