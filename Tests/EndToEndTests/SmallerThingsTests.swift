@@ -34,6 +34,22 @@ final class SmallerThingsTests: XCTestCase {
         XCTAssertEqual(run.standardOutput.split(separator: "\n").filter { $0.contains(" @") }.count, 3, "page_size 3")
     }
 
+    /// `user 3` lists result 3's author's tweets, as `show 3` shows that result; it used to search for a user
+    /// named "3" and print "no results".
+    func testUserThreeListsTheTweetsOfResultThreesAuthor() throws {
+        let run = try Tweetsh().run(["-c", "search coffee; show 3; user 3"])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        let shown = run.standardOutput.split(separator: "\n").first { $0.hasPrefix("#3 ") }
+        let handle = try XCTUnwrap(shown?.split(separator: "@").last.map(String.init), run.standardOutput)
+        let listed = run.standardOutput.split(separator: "\n").drop { !$0.contains("https://x.com/") }.dropFirst()
+            .filter { $0.contains(" @") }
+        XCTAssertFalse(listed.isEmpty, run.standardOutput)
+        XCTAssertTrue(listed.allSatisfy { $0.contains("@\(handle) ") }, "\(listed)")
+        let none = try Tweetsh().run(["-c", "user 3"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.standardError.contains("no results yet"), none.standardError)
+    }
+
     func testShowTwentyIsAResultAndShowIdTwentyIsATweet() throws {
         let run = try Tweetsh().run(["-c", "search swift --limit 30; show 20; show id:20"])
         XCTAssertTrue(run.standardOutput.contains("#20 "), run.standardOutput)

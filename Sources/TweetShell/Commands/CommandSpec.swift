@@ -93,8 +93,9 @@ public struct CommandSpec: Sendable {
             summary: "Show the conversation a tweet belongs to, oldest first.",
             flags: [], examples: ["thread 2", "thread 1460323737035677698"]),
         CommandSpec(
-            name: "user", aliases: [], synopsis: "user @handle",
-            summary: "List a user's tweets, newest first.", flags: [], examples: ["user @swiftlang"]),
+            name: "user", aliases: [], synopsis: "user @handle|<n>",
+            summary: "List a user's tweets, newest first; a number lists the tweets of that result's author.",
+            flags: [], examples: ["user @swiftlang", "user 3"]),
         CommandSpec(
             name: "open", aliases: [], synopsis: "open <n>",
             summary: "Print a result's URL, and open it with xdg-open when that exists.", flags: [],

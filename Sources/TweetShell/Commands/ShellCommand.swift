@@ -12,6 +12,8 @@ public enum ShellCommand: Equatable, Sendable {
     case thread(TweetReference)
     /// `user @handle`.
     case user(String)
+    /// `user N`: the tweets of result N's author.
+    case userOfResult(Int)
     /// `open <n>`.
     case open(Int)
     /// `auth`, `auth status`, `auth logout`.
@@ -196,6 +198,11 @@ extension ShellCommand {
             return spec.name == "show" ? .show(reference) : .thread(reference)
         case "user":
             let word = try parser.required("a @handle")
+            // A bare number is a result, as for show and open; a handle of digits alone is written with its @.
+            if let number = Int(word.text), number > 0, !word.text.hasPrefix("+") {
+                try parser.end()
+                return .userOfResult(number)
+            }
             let handle = word.text.hasPrefix("@") ? String(word.text.dropFirst()) : word.text
             guard !handle.isEmpty, handle.count <= 15,
                 handle.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })

@@ -156,6 +156,22 @@ public final class ShellSession: @unchecked Sendable {
         case .thread(let reference): return await thread(reference)
         case .user(let handle):
             return await execute(.search(SearchOptions(query: "from:\(handle)")), reader: reader)
+        case .userOfResult(let number):
+            guard let item = viewModel.results.item(number) else {
+                output.error(noSuchResult(number))
+                return .failed
+            }
+            // An imported file's username may hold anything; one that is not a handle is searched by the user's id.
+            let handle = item.author?.username
+            let valid = handle.flatMap { name in
+                !name.isEmpty && name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+                    ? name : nil
+            }
+            guard let author = valid ?? item.tweet.authorID.map({ String($0.rawValue) }) else {
+                output.error("result \(number)'s author is not known (the source named none)")
+                return .failed
+            }
+            return await execute(.search(SearchOptions(query: "from:\(author)")), reader: reader)
         case .open(let number): return open(number)
         case .auth(let action): return await auth(action, reader: reader)
         case .history(let searches): return await listHistory(searches: searches)
