@@ -124,6 +124,14 @@ final class ChartSnapshotTests: XCTestCase {
             .lines(for: list)
         XCTAssertTrue(top[1].hasPrefix("1  #averyvery") && top[1].hasSuffix(" 1,234"), top[1])
         XCTAssertTrue(top[2].contains(" ▏ ") && top[2].hasSuffix(" 1"), "a count of one is still a sliver: \(top[2])")
+        overview.authors = 1
+        let one = OverviewText(width: 80, style: Style(enabled: false), glyphs: ChartGlyphs(unicode: true))
+            .lines(for: overview, name: "demo")
+        XCTAssertTrue(one[1].hasSuffix("10 by 1 author"), one[1])
+        overview.authors = 2
+        let two = OverviewText(width: 80, style: Style(enabled: false), glyphs: ChartGlyphs(unicode: true))
+            .lines(for: overview, name: "demo")
+        XCTAssertTrue(two[1].hasSuffix("10 by 2 authors"), two[1])
     }
 
     func testTheLocaleDecidesTheCharset() {

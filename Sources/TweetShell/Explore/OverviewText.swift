@@ -34,7 +34,10 @@ public struct OverviewText: Sendable {
         var lines = [style.bold(glyphs.fit("stats: " + TerminalText.safe(name), to: width))]
         let total = overview.tweets
         lines.append(
-            field("tweets", "\(CountChart.grouped(total)) by \(CountChart.grouped(overview.authors)) authors"))
+            field(
+                "tweets",
+                "\(CountChart.grouped(total)) by \(CountChart.grouped(overview.authors)) "
+                    + (overview.authors == 1 ? "author" : "authors")))
         guard total > 0 else { return lines }
         if let first = overview.firstTime, let last = overview.lastTime {
             let range =
