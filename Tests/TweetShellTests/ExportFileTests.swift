@@ -84,5 +84,6 @@ final class ExportFileTests: XCTestCase {
             userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EROFS))])
         XCTAssertEqual(ErrorText.describe(wrapped), "the file system is read-only")
         XCTAssertEqual(ErrorText.describe(POSIXError(.EACCES)), "permission denied")
+        XCTAssertEqual(ErrorText.describe(CancellationError()), "interrupted", "not 'CancellationError()'")
     }
 }

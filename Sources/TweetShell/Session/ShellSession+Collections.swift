@@ -90,9 +90,15 @@ extension ShellSession {
                     return .ok
                 }
             }
-            let report = try await store.drop(collection: name)
-            var line =
-                "dropped the collection '\(name)': \(report.deleted) tweet\(report.deleted == 1 ? "" : "s") deleted"
+            // A large collection, or a small one in a large store, takes seconds (docs/benchmarks.md, "Drop").
+            spinner.start("dropping '\(TerminalText.safe(name))'…")
+            let report: DropReport
+            do {
+                defer { spinner.stop() }
+                report = try await store.drop(collection: name)
+            }
+            let deleted = "\(report.deleted) tweet\(report.deleted == 1 ? "" : "s") deleted"
+            var line = "dropped the collection '\(TerminalText.safe(name))': \(deleted)"
             if report.kept > 0 { line += ", \(report.kept) kept because other collections hold them too" }
             if report.referenced > 0 {
                 line +=
@@ -115,6 +121,10 @@ extension ShellSession {
                 output.note("local searches now cover every collection")
             }
             return .ok
+        } catch is CancellationError {
+            // The drop is one transaction, which the interruption rolled back.
+            output.note("drop interrupted; nothing was dropped")
+            return .failed
         } catch {
             output.error(ErrorText.describe(error))
             return .failed

@@ -19,6 +19,8 @@ public enum ErrorText {
             }
         }
         if let problem = fileProblem(error) { return problem }
+        // Ctrl-C stops a store command with Swift's own error, whose description is the type's name.
+        if error is CancellationError { return "interrupted" }
         let text = String(describing: error)
         return text.isEmpty ? "unknown error" : text
     }
