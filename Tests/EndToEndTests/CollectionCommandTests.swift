@@ -44,6 +44,11 @@ final class CollectionCommandTests: XCTestCase {
         XCTAssertEqual(scoped.status, 1, "an unknown collection is refused")
         XCTAssertTrue(scoped.standardError.contains("error: no collection named 'nothing'"), scoped.standardError)
         XCTAssertEqual(scoped.standardOutput.split(separator: "\n").filter { $0.contains("@writer") }.count, 6)
+
+        let whole = try tweetsh.run(["--store", store, "-c", "search --in mine; count --in mine --by day"])
+        XCTAssertEqual(whole.status, 0, "--in alone lists the whole collection: \(whole.standardError)")
+        XCTAssertEqual(whole.standardOutput.split(separator: "\n").filter { $0.contains("@writer") }.count, 6)
+        XCTAssertTrue(whole.standardOutput.contains("6 tweets by day"), whole.standardOutput)
     }
 
     /// At the terminal `drop` asks first and anything but yes keeps the collection; a script is not asked.

@@ -31,6 +31,10 @@ final class ExploreCommandTests: XCTestCase {
             .explore(.top(TopOptions(kind: .words, query: "rain", limit: 3))))
         XCTAssertEqual(try ShellCommand.parse("top langs"), .explore(.top(TopOptions(kind: .langs))))
         XCTAssertEqual(try ShellCommand.parse("drill 2"), .explore(.drill(2)))
+        guard case .explore(.count(let whole)) = try ShellCommand.parse("count --in votes") else {
+            return XCTFail("count --in alone counts the collection")
+        }
+        XCTAssertEqual(whole.query, SearchOptions.wholeCollection)
         XCTAssertEqual(try ShellCommand.parse("stats"), .explore(.stats(collection: nil)))
         XCTAssertEqual(try ShellCommand.parse("stats demo"), .explore(.stats(collection: "demo")))
     }

@@ -25,13 +25,22 @@ final class ShellCommandTests: XCTestCase {
             command, .search(SearchOptions(query: #""exact phrase" lang:en -is:retweet"#, limit: 5, newOnly: true)))
     }
 
-    func testSearchErrorsNameTheColumn() {
+    func testSearchErrorsNameTheColumn() throws {
         XCTAssertEqual(
             parseError("search --limit 0 swift"),
             CommandError("--limit takes a number from 1 to 500, found '0'", column: 16))
         XCTAssertEqual(
             parseError("search --bogus swift"), CommandError("unknown option '--bogus' for search", column: 8))
-        XCTAssertEqual(parseError("search"), CommandError("search needs a query, e.g. search swift lang:en", column: 7))
+        XCTAssertEqual(
+            parseError("search"),
+            CommandError(
+                "search needs a query, e.g. search swift lang:en (or --in NAME alone for a whole collection)", column: 7
+            ))
+        guard case .search(let whole) = try ShellCommand.parse("search --in votes") else {
+            return XCTFail("search --in alone is a search")
+        }
+        XCTAssertEqual(whole.query, SearchOptions.wholeCollection, "the whole collection")
+        XCTAssertEqual(whole.collection, "votes")
         XCTAssertEqual(parseError("search \"unclosed"), CommandError("unclosed quote", column: 8))
     }
 

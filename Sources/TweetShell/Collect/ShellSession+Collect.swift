@@ -59,8 +59,7 @@ extension ShellSession {
 
     /// Every match of a local query (every tweet of the collection when there is none), a page at a time.
     private func localIDs(query: String?, collection: String?) async throws -> [TweetID] {
-        // `min_likes:0` holds for every stored tweet: the whole collection when no query is given.
-        let text = query ?? "min_likes:0"
+        let text = query ?? SearchOptions.wholeCollection
         let parsed = try SearchQuery(parsing: text)
         var request = SearchRequest(query: text, pageSize: 1_000, sort: .recency)
         request.collection = collection

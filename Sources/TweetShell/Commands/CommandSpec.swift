@@ -27,6 +27,7 @@ public struct CommandSpec: Sendable {
             examples: [
                 "search swift concurrency", "search \"async await\" lang:en -is:retweet",
                 "search from:swiftlang #swift --limit 50", "search --source x --new swift", "search --in demo coffee",
+                "search --in demo",
             ]),
         CommandSpec(
             name: "live", aliases: [], synopsis: "live [query]",

@@ -164,8 +164,11 @@ extension ExploreCommand {
                 }
             }
             options.query = queryWords.joined(separator: " ")
+            if options.query.isEmpty, options.collection != nil { options.query = SearchOptions.wholeCollection }
             guard !options.query.isEmpty else {
-                throw CommandError("count needs a query, e.g. count coffee --by day", column: words.line.count + 1)
+                throw CommandError(
+                    "count needs a query, e.g. count coffee --by day (or --in NAME alone for a whole collection)",
+                    column: words.line.count + 1)
             }
             if let since = options.since, let until = options.until, since >= until {
                 throw CommandError("--since must be before --until")

@@ -59,6 +59,11 @@ public enum ShellCommand: Equatable, Sendable {
 
 /// What `search` was asked for.
 public struct SearchOptions: Equatable, Sendable {
+    /// The query that every stored tweet matches, run by `search --in NAME`, `count --in NAME` and `dehydrate --in NAME`
+    /// with no query of their own: the whole collection. X's language has no empty query, and this one keeps the
+    /// search history and `again` working as for any other.
+    public static let wholeCollection = "min_likes:0"
+
     /// The query, raw, in X's syntax.
     public var query: String
     /// `--source`: nil means the current source.
@@ -469,8 +474,11 @@ private struct ArgumentParser {
             }
         }
         options.query = queryWords.joined(separator: " ")
+        if options.query.isEmpty, options.collection != nil { options.query = SearchOptions.wholeCollection }
         guard !options.query.isEmpty else {
-            throw CommandError("search needs a query, e.g. search swift lang:en", column: words.line.count + 1)
+            throw CommandError(
+                "search needs a query, e.g. search swift lang:en (or --in NAME alone for a whole collection)",
+                column: words.line.count + 1)
         }
         options.source = try SourceKind.searched(options.source, inColumn: inColumn)
         return options
