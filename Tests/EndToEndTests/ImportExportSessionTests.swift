@@ -61,6 +61,28 @@ final class ImportExportSessionTests: XCTestCase {
             "the author's own fields merged in")
     }
 
+    /// Tweets imported from two pages (two `__twarc` blocks) export a CSV row each. The export wrote the header alone
+    /// and said "wrote 2 tweets": the page of results was two twarc2 lines, which the CSV writer failed to read as one.
+    func testACSVOfTweetsFromTwoPagesHasARowForEachTweet() throws {
+        let tweetsh = Tweetsh()
+        let input = tweetsh.home.file("two-pages.jsonl")
+        let second = Self.page.replacingOccurrences(of: "1800000000000000002", with: "1800000000000000003")
+            .replacingOccurrences(of: "2024-03-02T00:00:00+00:00", with: "2024-03-03T00:00:00+00:00")
+        try (Self.page + "\n" + second + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let shown = tweetsh.home.file("shown.csv")
+        let all = tweetsh.home.file("all.csv")
+        let run = try tweetsh.run([
+            "-c", "import \(input); search lossless; export \(shown) --format csv; export \(all) --format csv --all",
+        ])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        for path in [shown, all] {
+            let rows = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            XCTAssertEqual(rows.count, 3, "a header and two rows in \(path): \(rows)")
+            XCTAssertEqual(
+                Set(rows.dropFirst().map { $0.prefix(19) }), ["1800000000000000002", "1800000000000000003"], path)
+        }
+    }
+
     /// `format json` and `format csv` print what `export` writes: the objects as imported, not the models' fields.
     func testTheDataFormatsPrintWhatExportWrites() throws {
         let (tweetsh, input) = try shellWithThePage()

@@ -294,4 +294,19 @@ import Testing
         #expect(lines[2].hasPrefix(#"1460323737035677697,"This original is much longer"#))
         #expect(lines[2].hasSuffix(",tweetsh:local:fish"))
     }
+
+    /// A store page whose tweets came from two fetches is two twarc2 lines, one per `__twarc` block. The CSV writer
+    /// read them as one document, failed to parse it, and wrote no row for any of the page's tweets.
+    @Test func aPageOfTweetsFromTwoFetchesGivesARowForEachTweet() throws {
+        var page = try APIResponseDecoder.decodePage(from: Fixtures.searchPage.data, keepOriginals: true)
+        try #require(page.tweets.count == 2)
+        page.originals.twarc = nil
+        page.originals.tweetTwarc[page.tweets[0].id] = OriginalJSON(#"{"url":"first","retrieved_at":"a"}"#)
+        page.originals.tweetTwarc[page.tweets[1].id] = OriginalJSON(#"{"url":"second","retrieved_at":"b"}"#)
+        var jsonl = PageExporter(format: .twarc2JSONL)
+        #expect(jsonl.encode(page).split(separator: "\n").count == 2, "one line per fetch")
+        var csv = PageExporter(format: .csv, columns: try TwarcCSVColumns(parsing: "id,__twarc.url"))
+        let lines = csv.encode(page).split(separator: "\n").map(String.init)
+        #expect(lines == ["id,__twarc.url", "\(page.tweets[0].id),first", "\(page.tweets[1].id),second"])
+    }
 }

@@ -67,17 +67,28 @@ public enum TwarcCSV {
         writer.raw("\n")
     }
 
-    /// Appends the rows of a page of the store's model. The page is first written as the twarc2 line the JSONL
-    /// export would write for it (with `metadata` as its `__twarc`), so the CSV always says what that export says.
+    /// Appends the rows of a page of the store's model. The page is first written as the twarc2 lines the JSONL
+    /// export would write for it (with `metadata` as their `__twarc`), so the CSV always says what that export says.
+    ///
+    /// A page whose tweets came from different fetches is several lines, one per `__twarc` block, each parsed on its
+    /// own: read as one document they failed to parse, and such a page (any search of tweets imported from more than
+    /// one page) gave no rows at all while the export reported them written.
     static func writeRows(
         of page: Page, metadata: TwarcMetadata?, columns: TwarcCSVColumns, into writer: inout JSONWriter
     ) {
         guard !page.tweets.isEmpty else { return }
-        var line = JSONWriter(capacity: 2048 * page.tweets.count)
-        TwarcEncoding.writePageLine(page, metadata: metadata, into: &line)
-        // The encoder writes well-formed JSON by construction, so this parse does not fail.
-        guard let value = try? JSONParser.parse(line.data) else { return }
-        writeRows(ofLine: value, columns: columns, into: &writer)
+        var lines = JSONWriter(capacity: 2048 * page.tweets.count)
+        TwarcEncoding.writePageLine(page, metadata: metadata, into: &lines)
+        let bytes = lines.bytes
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            // The encoder writes well-formed JSON lines by construction, so these parses do not fail.
+            if end > start, let value = try? JSONParser.parse(Data(bytes[start..<end])) {
+                writeRows(ofLine: value, columns: columns, into: &writer)
+            }
+            start = end + 1
+        }
     }
 
     private static func cells(of tweet: JSONObject, columns: TwarcCSVColumns) -> [String] {
