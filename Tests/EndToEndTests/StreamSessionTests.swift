@@ -50,6 +50,7 @@ final class StreamSessionTests: XCTestCase {
         XCTAssertEqual(lines.count, 20)
         var ids: [String] = []
         var blocks: [String: [String: String]] = [:]
+        var ruleLists: [String: [[String: String]]] = [:]
         for line in lines {
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let data = try XCTUnwrap(object["data"] as? [String: Any])
@@ -65,6 +66,7 @@ final class StreamSessionTests: XCTestCase {
                 url)
             XCTAssertNotNil(twarc["retrieved_at"] as? String)
             blocks[ids.last!] = twarc.compactMapValues { $0 as? String }
+            ruleLists[ids.last!] = rules.map { $0.compactMapValues { $0 as? String } }
         }
         // An export of the collection later says the same: where and when each tweet was streamed.
         let exported = tweetsh.home.file("streamed.jsonl")
@@ -76,8 +78,11 @@ final class StreamSessionTests: XCTestCase {
         for line in try String(contentsOfFile: exported, encoding: .utf8).split(separator: "\n") {
             let page = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let twarc = (page["__twarc"] as? [String: Any])?.compactMapValues { $0 as? String }
+            // The rules each tweet matched, as the stream's line named them (they used to be dropped by the store).
+            let rules = (page["matching_rules"] as? [[String: Any]])?.map { $0.compactMapValues { $0 as? String } }
             for tweet in (page["data"] as? [[String: Any]]) ?? [] {
                 XCTAssertEqual(twarc, blocks[tweet["id"] as? String ?? ""], "the stream's block, not the export's")
+                XCTAssertEqual(rules, ruleLists[tweet["id"] as? String ?? ""], "the stream's matching_rules")
                 checked += 1
             }
         }

@@ -20,6 +20,7 @@ enum FastPageDecoder {
         var sawData = false
         var sawMetaOrErrors = false
         var legacyErrors = false
+        var matchingRules: OriginalJSON?
         do {
             try scanner.members { scanner, key in
                 if key == "data" {
@@ -52,6 +53,11 @@ enum FastPageDecoder {
                     let start = scanner.mark
                     try scanner.skipValue()
                     page.originals.twarc = scanner.original(since: start)
+                } else if key == "matching_rules" && keepOriginals {
+                    // A filtered stream's line (or twarc2's capture of one): kept with the tweet in its line block.
+                    let start = scanner.mark
+                    try scanner.skipValue()
+                    matchingRules = scanner.original(since: start)
                 } else if key == "errors" {
                     sawMetaOrErrors = true
                     let errors = try scanner.value(depth: 0)
@@ -68,6 +74,9 @@ enum FastPageDecoder {
             guard scanner.index == bytes.count, sawData || sawMetaOrErrors, sawData || !legacyErrors else { return nil }
         } catch {
             return nil
+        }
+        if matchingRules != nil {
+            page.originals.twarc = LineBlock.block(twarc: page.originals.twarc, matchingRules: matchingRules)
         }
         return (page, sawData)
     }

@@ -14,7 +14,10 @@ enum Flattening {
     ) -> JSONValue? {
         guard let tweet = originals.tweets[id]?.value?.object else { return nil }
         var object = expand(tweet, originals: originals, users: users, media: media, depth: 0)
-        if let twarc = originals.twarc(for: id)?.value ?? fallbackTwarc { object.members.append(("__twarc", twarc)) }
+        let (block, matchingRules) = originals.twarc(for: id).map(LineBlock.parts) ?? (nil, nil)
+        // `twarc2 flatten` copies a stream line's rules into each of its tweets, as it does the line's `__twarc`.
+        if let rules = matchingRules?.value { object.members.append(("matching_rules", rules)) }
+        if let twarc = block?.value ?? fallbackTwarc { object.members.append(("__twarc", twarc)) }
         return .object(object)
     }
 

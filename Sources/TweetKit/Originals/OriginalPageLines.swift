@@ -148,10 +148,17 @@ enum OriginalPageLines {
         } else {
             writeMeta(page, into: &writer)
         }
-        if let twarc {
+        // A stream line's block holds its `matching_rules` too, written before `__twarc` as twarc2 writes them.
+        let (twarcBlock, matchingRules) = twarc.map(LineBlock.parts) ?? (nil, nil)
+        if let matchingRules {
+            writer.raw(",")
+            writer.key("matching_rules")
+            writer.original(matchingRules)
+        }
+        if let twarcBlock {
             writer.raw(",")
             writer.key("__twarc")
-            writer.original(twarc)
+            writer.original(twarcBlock)
         } else if let metadata {
             writer.raw(",")
             TwarcEncoding.twarcObject(metadata, into: &writer)

@@ -38,11 +38,16 @@ public enum OriginalsExtractor {
                 for poll in includes["polls"]?.array ?? [] { addKeyed(poll, "id", to: &originals.polls) }
             }
             if let meta = object["meta"] { originals.meta = OriginalJSON(value: meta) }
-            if let twarc = object["__twarc"] { originals.twarc = OriginalJSON(value: twarc) }
+            originals.twarc = LineBlock.block(
+                twarc: object["__twarc"].map(OriginalJSON.init(value:)),
+                matchingRules: object["matching_rules"].map(OriginalJSON.init(value:)))
             return originals
         }
         if object["id"] != nil, object["text"] != nil, object["id_str"] == nil {
-            if let twarc = object["__twarc"] { originals.twarc = OriginalJSON(value: twarc) }
+            // `twarc2 flatten` copies a stream line's rules into each tweet, beside `__twarc`.
+            originals.twarc = LineBlock.block(
+                twarc: object["__twarc"].map(OriginalJSON.init(value:)),
+                matchingRules: object["matching_rules"].map(OriginalJSON.init(value:)))
             unflatten(root, into: &originals)
         } else if object["id"] != nil, object["username"] != nil {
             addUser(root, to: &originals)
@@ -59,6 +64,7 @@ public enum OriginalsExtractor {
         var scanner = JSONParser.Scanner(bytes: bytes)
         var originals = Originals()
         var sawData = false
+        var matchingRules: OriginalJSON?
         try scanner.members { scanner, key in
             if key == "data" {
                 sawData = true
@@ -97,17 +103,25 @@ public enum OriginalsExtractor {
                         try scanner.skipValue()
                     }
                 }
-            } else if key == "meta" || key == "__twarc" {
-                let isMeta = key == "meta"
+            } else if key == "meta" || key == "__twarc" || key == "matching_rules" {
                 let start = scanner.mark
                 try scanner.skipValue()
                 let slice = scanner.original(since: start)
-                if isMeta { originals.meta = slice } else { originals.twarc = slice }
+                if key == "meta" {
+                    originals.meta = slice
+                } else if key == "__twarc" {
+                    originals.twarc = slice
+                } else {
+                    matchingRules = slice
+                }
             } else {
                 try scanner.skipValue()
             }
         }
         guard sawData else { throw NotAPage() }
+        if matchingRules != nil {
+            originals.twarc = LineBlock.block(twarc: originals.twarc, matchingRules: matchingRules)
+        }
         return originals
     }
 
@@ -152,7 +166,7 @@ public enum OriginalsExtractor {
             switch member.key {
             case Flattening.authorKey, Flattening.replyUserKey:
                 addUser(member.value, to: &originals)
-            case "__twarc":
+            case "__twarc", "matching_rules":
                 continue
             case "attachments":
                 guard case .object(let attachments) = member.value else {

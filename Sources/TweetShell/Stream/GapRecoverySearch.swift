@@ -66,12 +66,7 @@ public enum GapRecoverySearch {
                 let page = try await source.search(request, cursor: cursor, policy: .network).page
                 for tweet in page.tweets {
                     let matched = MatchedRule(id: rule.id, tag: rule.tag)
-                    if var known = found[tweet.id] {
-                        known.rules.append(matched)
-                        found[tweet.id] = known
-                    } else {
-                        found[tweet.id] = streamed(tweet, of: page, rule: matched)
-                    }
+                    found[tweet.id] = streamed(tweet, of: page, rules: (found[tweet.id]?.rules ?? []) + [matched])
                 }
                 cursor = page.nextToken
             } while cursor != nil
@@ -79,8 +74,10 @@ public enum GapRecoverySearch {
         return found.values.sorted { $0.id < $1.id }
     }
 
-    /// One tweet of a search page as the stream would have sent it: the tweet, its author, and their JSON as sent.
-    static func streamed(_ tweet: Tweet, of page: Page, rule: MatchedRule) -> StreamedTweet {
+    /// One tweet of a search page as the stream would have sent it: the tweet, its author, and their JSON as sent,
+    /// with the rules whose searches found it as its `matching_rules`. The store keeps those rules with the search
+    /// page's `__twarc` (where and when the tweet was really fetched).
+    static func streamed(_ tweet: Tweet, of page: Page, rules: [MatchedRule]) -> StreamedTweet {
         var single = Page(tweets: [tweet])
         if let author = page.user(tweet.authorID) { single.users = [author] }
         single.includedTweets = page.includedTweets.filter { included in
@@ -95,10 +92,14 @@ public enum GapRecoverySearch {
         if let author = tweet.authorID, let user = page.originals.users[author] {
             line += ",\"includes\":{\"users\":[" + user.text + "]}"
         }
-        var ruleObject = "{\"id\":\"\(rule.id)\""
-        if let tag = rule.tag { ruleObject += ",\"tag\":" + jsonString(tag) }
-        line += ",\"matching_rules\":[" + ruleObject + "}]}"
-        return StreamedTweet(page: single, rules: [rule], line: Array(line.utf8), recovered: true)
+        let ruleObjects = rules.map { rule in
+            "{\"id\":" + jsonString(rule.id) + (rule.tag.map { ",\"tag\":" + jsonString($0) } ?? "") + "}"
+        }
+        let matchingRules = "[" + ruleObjects.joined(separator: ",") + "]"
+        single.originals.twarc = LineBlock.block(
+            twarc: page.originals.twarc, matchingRules: OriginalJSON(matchingRules))
+        line += ",\"matching_rules\":" + matchingRules + "}"
+        return StreamedTweet(page: single, rules: rules, line: Array(line.utf8), recovered: true)
     }
 
     static func jsonString(_ text: String) -> String {

@@ -123,7 +123,7 @@ struct StreamJSONLines: Sendable {
         bytes.removeLast()
         // The block the store keeps with the tweet, so the line and a later export agree; a recovered tweet (from a
         // search, not the stream) is marked as such.
-        if !tweet.recovered, let twarc = tweet.page.originals.twarc {
+        if !tweet.recovered, let block = tweet.page.originals.twarc, let twarc = LineBlock.parts(block).twarc {
             return String(decoding: bytes, as: UTF8.self) + ",\"__twarc\":" + twarc.text + "}\n"
         }
         let stamp =

@@ -115,7 +115,9 @@ private final class StreamTaskDelegate: NSObject, URLSessionDataDelegate, @unche
     private func stamped(_ message: StreamMessage) -> StreamMessage {
         guard case .tweet(var tweet) = message else { return message }
         let second = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        tweet.page.originals.twarc = TwarcMetadata(url: url, retrievedAt: second).original
+        // The line's `matching_rules`, which the decoder kept in the block, stay with the new `__twarc`.
+        tweet.page.originals.twarc = LineBlock.replacingTwarc(
+            in: tweet.page.originals.twarc, with: TwarcMetadata(url: url, retrievedAt: second).original)
         return .tweet(tweet)
     }
 
