@@ -31,7 +31,7 @@ final class ScriptedRunTests: XCTestCase {
         let tweetsh = Tweetsh()
         let missing = tweetsh.home.file("no-such-folder/out.jsonl")
         let run = try tweetsh.run([
-            "-c", "search swift", "-c", "export \(missing)", "-c", "export \(tweetsh.home.path)",
+            "-c", "search swift", "-c", "export \(missing)", "-c", "export \(tweetsh.home.path)", "-c", "export ''",
         ])
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(
@@ -40,6 +40,9 @@ final class ScriptedRunTests: XCTestCase {
             run.standardError)
         XCTAssertTrue(
             run.standardError.contains("cannot write \(tweetsh.home.path) (it is a folder; give the name of a file)"),
+            run.standardError)
+        XCTAssertTrue(
+            run.standardError.contains("error: the file name is empty; give a file's name, or - for standard output"),
             run.standardError)
     }
 

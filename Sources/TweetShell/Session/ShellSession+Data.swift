@@ -63,6 +63,11 @@ extension ShellSession {
     /// Opens the file an export writes, with `~` expanded (`ExportFile`: nothing is at the path until `commit`);
     /// says so and returns nil when it cannot.
     func createExportFile(_ rawPath: String) async -> ExportFile? {
+        // `export ''` said only "cannot write " (the empty name resolved to the current folder).
+        guard !rawPath.isEmpty else {
+            output.error("the file name is empty; give a file's name, or - for standard output")
+            return nil
+        }
         // `-` is standard output, as for `import -`; the shell's own descriptor is shared (`ExportFile`).
         let path = rawPath == "-" ? "/dev/stdout" : Self.expandTilde(rawPath, environment: environment)
         if let reason = await protectedExportTarget(path) {
