@@ -32,6 +32,7 @@ final class ScriptedRunTests: XCTestCase {
         let missing = tweetsh.home.file("no-such-folder/out.jsonl")
         let run = try tweetsh.run([
             "-c", "search swift", "-c", "export \(missing)", "-c", "export \(tweetsh.home.path)", "-c", "export ''",
+            "-c", "backup ''", "-c", "import ''",
         ])
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(
@@ -44,6 +45,8 @@ final class ScriptedRunTests: XCTestCase {
         XCTAssertTrue(
             run.standardError.contains("error: the file name is empty; give a file's name, or - for standard output"),
             run.standardError)
+        XCTAssertTrue(run.standardError.contains("error: the file name is empty; give the backup a new file's name"))
+        XCTAssertTrue(run.standardError.contains("error: a file name is empty; give a file's or folder's name"))
     }
 
     func testPipedScriptHasNoPromptsOrEscapes() throws {

@@ -41,6 +41,10 @@ struct ImportTargets {
                 add(.standardInput)
                 continue
             }
+            guard !raw.isEmpty else {
+                missing.append("a file name is empty; give a file's or folder's name, or - for standard input")
+                continue
+            }
             let path = ShellSession.expandTilde(raw, environment: environment)
             var paths = [path]
             if !FileManager.default.fileExists(atPath: path) {

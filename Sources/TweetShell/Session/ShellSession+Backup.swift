@@ -4,6 +4,10 @@ import TweetStore
 extension ShellSession {
     /// `backup <file>`: a consistent copy of the store, written while other shells may be using it.
     func backup(to rawPath: String) async -> CommandStatus {
+        guard !rawPath.isEmpty else {
+            output.error("the file name is empty; give the backup a new file's name")
+            return .failed
+        }
         let path = Self.expandTilde(rawPath, environment: environment)
         do {
             let report = try await store.backup(to: path)
