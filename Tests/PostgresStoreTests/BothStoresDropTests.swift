@@ -47,19 +47,19 @@ struct BothStoresDropTests {
     static func exported(_ store: any CollectionStore, collection name: String, _ folder: TemporaryDirectory)
         async throws -> LosslessComparison.Collected
     {
-        let path = folder.file(UUID().uuidString + ".jsonl")
-        #expect(FileManager.default.createFile(atPath: path, contents: nil))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        let writer = ExportFileWriter(
-            handle: handle, format: .twarc2JSONL,
-            metadata: TwarcMetadata(url: "tweetsh:local:lossless", retrievedAt: Date(timeIntervalSince1970: 0)))
-        var request = SearchRequest(query: "lossless", pageSize: 2)
-        request.collection = name
-        _ = try await store.exportAll(SearchQuery(parsing: "lossless"), request: request, to: writer, progress: nil)
-        try writer.finish()
-        try handle.close()
-        return LosslessComparison.collect(
-            pages: try LosslessComparison.parse(try Data(contentsOf: URL(fileURLWithPath: path))))
+        let (data, _) = try await StoreExport.all(
+            store, query: "lossless", format: .twarc2JSONL, collection: name, in: folder)
+        return LosslessComparison.collect(pages: try LosslessComparison.parse(data))
+    }
+
+    /// A store of `kind` holding the fixture's two lines as the collections `one` and `two`.
+    static func twoCollections(_ kind: StoreKind, in folder: TemporaryDirectory) async throws -> (
+        any CollectionStore, (String) throws -> Int
+    ) {
+        let (store, count) = try Self.store(kind, in: folder)
+        try await Self.importLine(0, as: "one", into: store, folder)
+        try await Self.importLine(1, as: "two", into: store, folder)
+        return (store, count)
     }
 
     /// The table that holds places' and polls' originals, and their kinds' numbers (the same in both stores).
@@ -68,10 +68,8 @@ struct BothStoresDropTests {
     @Test(arguments: StoreKind.allCases)
     func aDropTakesWhatOnlyItNamesAndLeavesTheOtherCollectionsExportAsItWas(kind: StoreKind) async throws {
         let folder = TemporaryDirectory(prefix: "tweetsh-drop")
-        let (store, count) = try Self.store(kind, in: folder)
+        let (store, count) = try await Self.twoCollections(kind, in: folder)
         defer { store.close() }
-        try await Self.importLine(0, as: "one", into: store, folder)
-        try await Self.importLine(1, as: "two", into: store, folder)
         let before = try await Self.exported(store, collection: "two", folder)
         #expect(before.objects.keys.contains { $0.contains("1700000000000000001") }, "the reply's parent is included")
 
@@ -103,10 +101,8 @@ struct BothStoresDropTests {
     @Test(arguments: StoreKind.allCases)
     func droppingEveryCollectionLeavesNothingOfThemBehind(kind: StoreKind) async throws {
         let folder = TemporaryDirectory(prefix: "tweetsh-drop")
-        let (store, count) = try Self.store(kind, in: folder)
+        let (store, count) = try await Self.twoCollections(kind, in: folder)
         defer { store.close() }
-        try await Self.importLine(0, as: "one", into: store, folder)
-        try await Self.importLine(1, as: "two", into: store, folder)
         #expect(try count("SELECT count(*) FROM users") == 3)
 
         let first = try await store.drop(collection: "two")

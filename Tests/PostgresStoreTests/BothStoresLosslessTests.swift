@@ -18,32 +18,18 @@ struct BothStoresLosslessTests {
     static func imported(
         _ kind: StoreKind, in folder: TemporaryDirectory, from data: Data = LosslessFixture.jsonl
     ) async throws -> any CollectionStore {
-        let file = URL(fileURLWithPath: folder.file("collection.jsonl"))
-        try data.write(to: file)
-        let store = try kind.make(in: folder)
-        let report = try await store.importJSON(from: .file(file), collection: nil, progress: nil)
+        let (store, report) = try await StoreExport.imported(kind, data, in: folder)
         #expect(report.errorCount == 0 && report.tweets == 6, "\(kind)")
         return store
     }
 
     /// Every match of `lossless`, written by `exportAll` in `format`, two tweets a page.
     static func exportAll(_ store: any CollectionStore, _ format: ExportFormat, _ folder: TemporaryDirectory)
-        async throws
-        -> Data
+        async throws -> Data
     {
-        let path = folder.file(UUID().uuidString + ".jsonl")
-        #expect(FileManager.default.createFile(atPath: path, contents: nil))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        let writer = ExportFileWriter(
-            handle: handle, format: format,
-            metadata: TwarcMetadata(url: "tweetsh:local:lossless", retrievedAt: Date(timeIntervalSince1970: 0)))
-        let written = try await store.exportAll(
-            SearchQuery(parsing: "lossless"), request: SearchRequest(query: "lossless", pageSize: 2), to: writer,
-            progress: nil)
-        try writer.finish()
-        try handle.close()
+        let (data, written) = try await StoreExport.all(store, query: "lossless", format: format, in: folder)
         #expect(written == 6)
-        return try Data(contentsOf: URL(fileURLWithPath: path))
+        return data
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -35,10 +35,7 @@ struct BothStoresStreamCaptureTests {
     static func imported(_ kind: StoreKind, _ folder: TemporaryDirectory, _ data: Data) async throws
         -> any CollectionStore
     {
-        let file = URL(fileURLWithPath: folder.file("capture.jsonl"))
-        try data.write(to: file)
-        let store = try kind.make(in: folder)
-        let report = try await store.importJSON(from: .file(file), collection: nil, progress: nil)
+        let (store, report) = try await StoreExport.imported(kind, data, in: folder)
         #expect(report.errorCount == 0 && report.tweets == 3, "\(kind)")
         return store
     }
@@ -46,19 +43,10 @@ struct BothStoresStreamCaptureTests {
     static func exportAll(_ store: any CollectionStore, _ format: ExportFormat, _ folder: TemporaryDirectory)
         async throws -> Data
     {
-        let path = folder.file(UUID().uuidString + ".out")
-        #expect(FileManager.default.createFile(atPath: path, contents: nil))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        let writer = ExportFileWriter(
-            handle: handle, format: format,
-            metadata: TwarcMetadata(url: "tweetsh:local:streamed", retrievedAt: Date(timeIntervalSince1970: 0)))
-        let written = try await store.exportAll(
-            SearchQuery(parsing: "streamed"), request: SearchRequest(query: "streamed", pageSize: 10), to: writer,
-            progress: nil)
-        try writer.finish()
-        try handle.close()
+        let (data, written) = try await StoreExport.all(
+            store, query: "streamed", format: format, pageSize: 10, in: folder)
         #expect(written == 3)
-        return try Data(contentsOf: URL(fileURLWithPath: path))
+        return data
     }
 
     /// The rules (and block) each line gave its tweet, by tweet id.
