@@ -8,7 +8,8 @@ extension XAPISource {
     /// Counts tweets matching `query` over time with `GET /2/tweets/counts/recent` (the last 7 days) or, with
     /// `fullArchive`, `/2/tweets/counts/all`, following `next_token` to the last page.
     ///
-    /// The API buckets by minute, hour or day; a week or month count asks by day and adds the days up here, in UTC.
+    /// The API buckets by minute, hour or day; a week, month or year count asks by day and adds the days up here, in
+    /// UTC.
     /// Rate-limit waits, retries and errors are the client's, as for search; cancelling the task stops the paging
     /// (and any wait) at once. `pageFetched` hears the number of pages fetched so far after each one.
     public func countByTime(

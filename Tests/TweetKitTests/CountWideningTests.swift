@@ -43,6 +43,15 @@ struct CountWideningTests {
         #expect(months.buckets.first?.start == TimeBucketTests.utc(2006, 3, 1))
         #expect(months.buckets.last?.count == 1)
 
+        // Fifteen years of an archive: 180 months are too many, so years.
+        var archive = [Int](repeating: 0, count: 5_479)
+        archive[0] = 2
+        archive[5_478] = 3
+        let years = Self.days(from: start, archive).widened()
+        #expect(years.granularity == .year && years.buckets.count == 16 && years.total == 5)
+        #expect(years.buckets.first?.start == TimeBucketTests.utc(2006, 1, 1))
+        #expect(years.buckets.first?.count == 2 && years.buckets.last?.count == 3)
+
         let short = Self.days(from: start, [Int](repeating: 1, count: 120))
         #expect(short.widened() == short, "120 days are drawn as days")
         let asked = Self.days(from: start, counts, mayWiden: false)

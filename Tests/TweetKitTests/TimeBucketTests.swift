@@ -72,6 +72,16 @@ struct TimeBucketTests {
         #expect(CountGranularity.month.bucketEnd(after: Self.utc(2024, 12, 1)) == Self.utc(2025, 1, 1))
     }
 
+    @Test func yearsRunFromTheFirstOfJanuaryUTC() {
+        #expect(CountGranularity.year.bucketStart(Self.utc(2024, 12, 31, 23, 59)) == Self.utc(2024, 1, 1))
+        #expect(CountGranularity.year.bucketStart(Self.utc(2025, 1, 1)) == Self.utc(2025, 1, 1))
+        #expect(CountGranularity.year.bucketStart(Self.utc(1969, 7, 20, 20, 17)) == Self.utc(1969, 1, 1))
+        #expect(CountGranularity.year.bucketEnd(after: Self.utc(2024, 1, 1)) - Self.utc(2024, 1, 1) == 366 * 86_400_000)
+        #expect(CountGranularity.year.bucketEnd(after: Self.utc(2023, 1, 1)) == Self.utc(2024, 1, 1))
+        #expect(CountGranularity.year.label(Self.utc(2024, 6, 1)) == "2024")
+        #expect(CountGranularity.year.apiValue == nil, "the API counts by day, and the days are added up")
+    }
+
     @Test func daylightSavingDaysAreTwentyFourHoursInUTC() throws {
         // Europe moved its clocks on 2024-03-31 and 2024-10-27, the US on 2024-03-10 and 2024-11-03: in UTC each is
         // an ordinary day of 24 one-hour buckets.

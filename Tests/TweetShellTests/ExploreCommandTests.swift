@@ -23,6 +23,10 @@ final class ExploreCommandTests: XCTestCase {
         XCTAssertTrue(api.fullArchive)
         XCTAssertEqual(api.granularity, .day, "day by default")
         XCTAssertFalse(api.granularityGiven, "so a long chart may widen")
+        guard case .explore(.count(let years)) = try ShellCommand.parse("count swift --by year") else {
+            return XCTFail()
+        }
+        XCTAssertEqual(years.granularity, .year)
     }
 
     func testTopDrillAndStats() throws {
@@ -42,7 +46,7 @@ final class ExploreCommandTests: XCTestCase {
     func testMistakesSayWhatAndWhere() {
         let cases: [(String, String, Int?)] = [
             ("count", "count needs a query", 6),
-            ("count x --by year", "unknown bucket 'year'", 14),
+            ("count x --by decade", "unknown bucket 'decade'", 14),
             ("count x --since yesterday", "'yesterday' is not a date", 17),
             ("count x --since 2024-02-01 --until 2024-01-01", "--since must be before --until", nil),
             ("count x --colour", "unknown option '--colour' for count", 9),

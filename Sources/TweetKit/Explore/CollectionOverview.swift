@@ -35,12 +35,13 @@ public struct CollectionOverview: Equatable, Sendable {
     /// Creates an empty overview.
     public init(volume: CountSeries) { self.volume = volume }
 
-    /// A bucket width that gives a date range at most about `maximum` buckets: day, week or month.
+    /// A bucket width that gives a date range at most about `maximum` buckets: day, week, month or year.
     public static func sparklineGranularity(first: Int64, last: Int64, maximum: Int = 90) -> CountGranularity {
         let days = (last - first) / TweetTime.dayMilliseconds + 1
         if days <= Int64(maximum) { return .day }
         if days / 7 <= Int64(maximum) { return .week }
-        return .month
+        if days / 30 <= Int64(maximum) { return .month }
+        return .year
     }
 }
 

@@ -11,12 +11,14 @@ public enum CountGranularity: String, CaseIterable, Sendable {
     case week
     /// One calendar month in UTC.
     case month
+    /// One calendar year in UTC: an archive kept for fifteen years is fifteen bars, not 180.
+    case year
 
     /// The API's `granularity` value, for the widths the counts endpoints offer (minute, hour, day); nil otherwise.
     public var apiValue: String? {
         switch self {
         case .minute, .hour, .day: return rawValue
-        case .week, .month: return nil
+        case .week, .month, .year: return nil
         }
     }
 
@@ -33,6 +35,11 @@ public enum CountGranularity: String, CaseIterable, Sendable {
             return (days - sinceMonday) * TweetTime.dayMilliseconds
         case .month:
             var date = TweetTime.civil(fromDays: TweetTime.floorDivide(milliseconds, TweetTime.dayMilliseconds))
+            date.day = 1
+            return TweetTime.days(from: date) * TweetTime.dayMilliseconds
+        case .year:
+            var date = TweetTime.civil(fromDays: TweetTime.floorDivide(milliseconds, TweetTime.dayMilliseconds))
+            date.month = 1
             date.day = 1
             return TweetTime.days(from: date) * TweetTime.dayMilliseconds
         }
@@ -54,11 +61,17 @@ public enum CountGranularity: String, CaseIterable, Sendable {
             }
             date.day = 1
             return TweetTime.days(from: date) * TweetTime.dayMilliseconds
+        case .year:
+            var date = TweetTime.civil(fromDays: TweetTime.floorDivide(start, TweetTime.dayMilliseconds))
+            date.year += 1
+            date.month = 1
+            date.day = 1
+            return TweetTime.days(from: date) * TweetTime.dayMilliseconds
         }
     }
 
     /// A short label for the bucket starting at `start`, in UTC: `2024-03-10 14:05`, `2024-03-10 14h`,
-    /// `2024-03-10`, `2024-03-04` (a week, by its Monday) or `2024-03`.
+    /// `2024-03-10`, `2024-03-04` (a week, by its Monday), `2024-03` or `2024`.
     public func label(_ start: Int64) -> String {
         let days = TweetTime.floorDivide(start, TweetTime.dayMilliseconds)
         let date = TweetTime.civil(fromDays: days)
@@ -71,6 +84,7 @@ public enum CountGranularity: String, CaseIterable, Sendable {
         case .hour: return "\(ymd) \(Self.pad(hour, 2))h"
         case .day, .week: return ymd
         case .month: return "\(Self.pad(date.year, 4))-\(Self.pad(date.month, 2))"
+        case .year: return Self.pad(date.year, 4)
         }
     }
 

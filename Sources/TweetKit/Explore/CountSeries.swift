@@ -150,6 +150,6 @@ public struct CountRangeError: Error, Equatable, CustomStringConvertible, Sendab
     /// What to do about it.
     public var description: String {
         "the range holds more than \(BucketCounter.maximumBuckets) \(granularity.rawValue)s; "
-            + "count by a wider bucket (--by hour, day, week or month) or narrow it with --since and --until"
+            + "count by a wider bucket (--by hour, day, week, month or year) or narrow it with --since and --until"
     }
 }

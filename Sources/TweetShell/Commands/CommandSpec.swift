@@ -52,7 +52,7 @@ public struct CommandSpec: Sendable {
         CommandSpec(
             name: "count", aliases: [],
             synopsis:
-                "count <query> [--by minute|hour|day|week|month] [--since DATE] [--until DATE] [--source x|local] "
+                "count <query> [--by minute|hour|day|week|month|year] [--since DATE] [--until DATE] [--source x|local] "
                 + "[--archive] [--in NAME] [--json]",
             summary:
                 "Count matching tweets over time in UTC buckets and draw a bar chart; --json (or format json/csv) "

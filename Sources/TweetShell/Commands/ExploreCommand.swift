@@ -128,10 +128,10 @@ extension ExploreCommand {
             while let word = next() {
                 switch word.text {
                 case "--by":
-                    let by = try value("minute, hour, day, week or month after --by")
+                    let by = try value("minute, hour, day, week, month or year after --by")
                     guard let granularity = CountGranularity(rawValue: by.text.lowercased()) else {
                         throw CommandError(
-                            "unknown bucket '\(by.text)'; expected minute, hour, day, week or month",
+                            "unknown bucket '\(by.text)'; expected minute, hour, day, week, month or year",
                             column: by.offset + 1)
                     }
                     options.granularity = granularity

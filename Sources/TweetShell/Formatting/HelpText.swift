@@ -23,7 +23,10 @@ public enum HelpText {
             ("--columns a,b,c", "CSV only: just these twarc-csv columns, in this order (listed below)"),
         ],
         "count": [
-            ("--by minute|hour|day|week|month", "the bucket width, in UTC (default day; a chart past 120 days widens)"),
+            (
+                "--by minute|hour|day|week|month|year",
+                "the bucket width, in UTC (default day; a chart past 120 days widens)"
+            ),
             ("--since DATE", "from this date (2024-03-01) or time (2024-03-01T12:00:00Z), inclusive"),
             ("--until DATE", "before this date or time"),
             ("--source x|local", "count in the local store (from the index) or with the X API's counts endpoints"),
