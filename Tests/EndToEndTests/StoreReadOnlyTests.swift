@@ -131,6 +131,24 @@ final class StoreReadOnlyTests: XCTestCase {
         }
     }
 
+    /// `--store` naming a file in a folder that does not exist (a typo, a disk not mounted) is refused, and nothing
+    /// is made there; it used to make the folders and a new store with the demo corpus, so the user's own seemed gone.
+    /// The default location still makes its folders on first run.
+    func testAStoreInAFolderThatDoesNotExistIsRefusedAndNothingIsMade() throws {
+        let tweetsh = Tweetsh()
+        let missing = tweetsh.home.file("usb/tweets")
+        let run = try tweetsh.run(["--store", missing + "/tweets.sqlite", "-c", "collections"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(
+            run.standardError.contains(
+                "its folder \(missing) does not exist; create it first (mkdir -p \(missing)) or check the path"),
+            run.standardError)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tweetsh.home.file("usb")), "no folder was made")
+        let first = try tweetsh.run(["-c", "collections"])
+        XCTAssertEqual(first.status, 0, first.standardError)
+        XCTAssertTrue(first.standardOutput.contains("demo"), "the default store is made with its folders")
+    }
+
     /// A NUL in a query used to print SQLite's `unterminated string (in: SELECT t.id, …`.
     func testNULInAQueryIsSearchedWithoutSQL() throws {
         let tweetsh = Tweetsh()

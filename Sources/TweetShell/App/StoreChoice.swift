@@ -32,6 +32,7 @@ public enum StoreChoice: Equatable, Sendable {
     func open(output: ShellOutput, environment: [String: String]) throws -> any CollectionStore {
         switch self {
         case .sqlite(let location):
+            try Self.requireFolder(of: location, environment: environment)
             return try TweetStore(location: location) { tweets in
                 output.note(
                     "upgrading the store's search index for \(tweets) tweets; this happens once and takes about "
@@ -42,6 +43,21 @@ public enum StoreChoice: Equatable, Sendable {
                 address: address,
                 history: PostgresStore.historyLocation(for: address, environment: environment))
         }
+    }
+
+    /// Refuses a store file named by `--store` or `store =` whose folder does not exist. The default location's
+    /// folders are made as XDG says, but a chosen path with a missing folder is a typo or a disk not mounted
+    /// (`/mnt/usb/tweets.sqlite`): making the folders there gave a new, empty store, demo corpus and all, on the wrong
+    /// disk, and the user's own collection seemed to be gone.
+    static func requireFolder(of location: StoreLocation, environment: [String: String]) throws {
+        guard case .file(let path) = location, !path.hasPrefix("file:"),
+            location != .defaultLocation(environment: environment)
+        else { return }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard !FileManager.default.fileExists(atPath: folder) else { return }
+        throw StoreError(
+            .cannotOpen, path: path,
+            detail: "its folder \(folder) does not exist; create it first (mkdir -p \(folder)) or check the path")
     }
 
     /// Says once at start that the store cannot be written by this user, and what still works.
