@@ -1,5 +1,6 @@
 import Foundation
 import TweetKit
+import TweetStore
 import XCTest
 
 @testable import TweetShell
@@ -105,5 +106,21 @@ final class SmallerThingsUnitTests: XCTestCase {
     func testCtrlZIsTheSuspendKey() {
         var decoder = LiveKeyDecoder()
         XCTAssertEqual(decoder.feed([0x1A]), [.suspend])
+    }
+
+    /// The drop's summary names what went and what stayed, with each count's own grammar.
+    func testTheDropSummaryNamesWhatWentAndWhatStayed() {
+        let full = DropReport(deleted: 1, kept: 2, referenced: 1, includedTweets: 3, users: 1, media: 2)
+        XCTAssertEqual(
+            ShellSession.dropSummary(full, name: "x\u{1B}[2J"),
+            "dropped the collection 'x␛[2J': 1 tweet deleted, 2 kept because other collections hold them too, 1 kept "
+                + "out of searches because remaining tweets quote, retweet or reply to it; also gone, since no "
+                + "remaining tweet names them: 3 tweets they quoted, retweeted or replied to, 1 user and 2 media items")
+        XCTAssertEqual(
+            ShellSession.dropSummary(DropReport(deleted: 5, kept: 0, users: 4), name: "y"),
+            "dropped the collection 'y': 5 tweets deleted; also gone, since no remaining tweet names them: 4 users")
+        XCTAssertEqual(
+            ShellSession.dropSummary(DropReport(deleted: 0, kept: 3), name: "z"),
+            "dropped the collection 'z': 0 tweets deleted, 3 kept because other collections hold them too")
     }
 }

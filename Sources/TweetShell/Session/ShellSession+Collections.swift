@@ -97,25 +97,7 @@ extension ShellSession {
                 defer { spinner.stop() }
                 report = try await store.drop(collection: name)
             }
-            let deleted = "\(report.deleted) tweet\(report.deleted == 1 ? "" : "s") deleted"
-            var line = "dropped the collection '\(TerminalText.safe(name))': \(deleted)"
-            if report.kept > 0 { line += ", \(report.kept) kept because other collections hold them too" }
-            if report.referenced > 0 {
-                line +=
-                    ", \(report.referenced) kept out of searches because remaining tweets quote, retweet or reply to "
-                    + (report.referenced == 1 ? "it" : "them")
-            }
-            let objects = [
-                Self.counted(report.includedTweets, "tweet", "they quoted, retweeted or replied to"),
-                Self.counted(report.users, "user", nil), Self.counted(report.media, "media item", nil),
-            ].compactMap { $0 }
-            if !objects.isEmpty {
-                let list =
-                    objects.count == 1
-                    ? objects[0] : objects.dropLast().joined(separator: ", ") + " and " + objects[objects.count - 1]
-                line += "; also gone, since no remaining tweet names them: \(list)"
-            }
-            output.line(line)
+            output.line(Self.dropSummary(report, name: name))
             if sources.collection?.lowercased() == name.lowercased() {
                 sources.collection = nil
                 output.note("local searches now cover every collection")
@@ -129,6 +111,25 @@ extension ShellSession {
             output.error(ErrorText.describe(error))
             return .failed
         }
+    }
+
+    /// "dropped the collection 'x': 120 tweets deleted, …": what went, what stayed and why.
+    static func dropSummary(_ report: DropReport, name: String) -> String {
+        let deleted = "\(report.deleted) tweet\(report.deleted == 1 ? "" : "s") deleted"
+        var line = "dropped the collection '\(TerminalText.safe(name))': \(deleted)"
+        if report.kept > 0 { line += ", \(report.kept) kept because other collections hold them too" }
+        if report.referenced > 0 {
+            line +=
+                ", \(report.referenced) kept out of searches because remaining tweets quote, retweet or reply to "
+                + (report.referenced == 1 ? "it" : "them")
+        }
+        let objects = [
+            counted(report.includedTweets, "tweet", "they quoted, retweeted or replied to"),
+            counted(report.users, "user", nil), counted(report.media, "media item", nil),
+        ].compactMap { $0 }
+        guard let last = objects.last else { return line }
+        let list = objects.count == 1 ? last : objects.dropLast().joined(separator: ", ") + " and " + last
+        return line + "; also gone, since no remaining tweet names them: \(list)"
     }
 
     /// "3 users", or nil for none.
