@@ -1,4 +1,5 @@
 import Foundation
+import TerminalTesting
 import XCTest
 
 /// `import` then `export` in the real binary: the path a user takes, not the store's own API, gives back every key of
@@ -105,5 +106,52 @@ final class ImportExportSessionTests: XCTestCase {
         let csvText = try String(contentsOfFile: csv, encoding: .utf8)
         XCTAssertEqual(lines.dropFirst(2).joined(separator: "\n"), csvText, "format csv prints export's CSV")
         XCTAssertFalse(run.standardOutput.contains(#""verified":false"#), "nothing invented")
+    }
+
+    /// An import that fails partway (here the store's files may not grow past a size limit, as on a full disk) says
+    /// what it committed, and the same import run again completes it: exactly the lines not committed are read.
+    func testAnImportThatFailsPartwaySaysWhatStaysAndTheSameImportCompletesIt() throws {
+        let tweetsh = Tweetsh()
+        let store = tweetsh.home.file("store.sqlite")
+        let input = tweetsh.home.file("big.jsonl")
+        // 40,000 one-tweet pages with distinct words: eight batches of 5,000 lines, far more than the limit lets in.
+        let total = 40_000
+        let lines = (0..<total).map { index -> String in
+            let id = 1_700_000_000_000_000_000 + index
+            let words = (0..<30).map { "w\(($0 * 7_919 + id) % 100_003)" }.joined(separator: " ")
+            return #"{"data":[{"id":"\#(id)","text":"\#(words)","author_id":"\#(index % 40 + 1)"}]}"#
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let seeded = try tweetsh.run(["--store", store, "-c", "collections"])
+        XCTAssertEqual(seeded.status, 0, seeded.standardError)
+
+        // A file-size limit 8 MB over the seeded store (in 512-byte blocks as dash counts them, or 1 KB ones), with
+        // SIGXFSZ ignored so a write past it fails instead of killing the shell.
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: store)[.size] as? Int)
+        let blocks = (size + 8_000_000) / 512
+        let limited = try ProcessRun.run(
+            "/bin/sh",
+            arguments: [
+                "-c", "trap '' XFSZ; ulimit -f \(blocks); exec \"$0\" --store \"$1\" -c \"import $2\"",
+                Tweetsh.executable, store, input,
+            ],
+            environment: tweetsh.environment())
+        XCTAssertEqual(limited.status, 1, limited.standardError)
+        let message = limited.standardError
+        XCTAssertTrue(message.contains("import of \(input) failed: "), message)
+        let held = try XCTUnwrap(
+            message.firstMatch(
+                of: /stays \(the collection 'big' holds (\d+) tweets\), and running the same import again completes it/
+            )
+            .flatMap { Int($0.1) }, message)
+        XCTAssertGreaterThan(held, 0, "some batches were committed before the limit: \(message)")
+        XCTAssertLessThan(held, total, message)
+
+        let again = try tweetsh.run(["--store", store, "-c", "import \(input)", "-c", "collections"])
+        XCTAssertEqual(again.status, 0, again.standardError)
+        XCTAssertTrue(
+            again.standardOutput.contains("\(total - held) read this run, \(total - held) new"), again.standardOutput)
+        XCTAssertTrue(again.standardOutput.contains("big   \(total) tweets"), again.standardOutput)
+        XCTAssertEqual(StoreInspection(path: store).integrityProblems(), [])
     }
 }

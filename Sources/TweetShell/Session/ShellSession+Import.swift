@@ -104,9 +104,29 @@ extension ShellSession {
             return .failed
         } catch {
             progressBar.finish()
-            output.error("import of \(label) failed: \(ErrorText.describe(error))")
+            let kept = await keptAfterFailure(target, collection: collection)
+            output.error("import of \(label) failed: \(ErrorText.describe(error))" + kept)
             return .failed
         }
+    }
+
+    /// What a failed import (a full disk, a lost server) left, read back from the store: its batches commit whole, so
+    /// the collection holds what was committed before the failure, and the user needs to know that it stays and that
+    /// the same import finishes the job. Empty when the store cannot be read either.
+    private func keptAfterFailure(_ target: ImportTargets.Target, collection: String?) async -> String {
+        let input: ImportInput
+        switch target {
+        case .file(let path), .archive(let path): input = .file(URL(fileURLWithPath: path))
+        case .standardInput: input = .standardInput
+        }
+        let name = collection ?? input.collectionName
+        guard let list = try? await store.collections() else { return "" }
+        let held = list.first { $0.name.lowercased() == name.lowercased() }?.tweets ?? 0
+        guard held > 0 else { return "; none of its tweets were stored" }
+        let again = target == .standardInput ? "" : ", and running the same import again completes it"
+        let tweets = held == 1 ? "1 tweet" : "\(held) tweets"
+        return "; what was committed before it stopped stays (the collection '\(TerminalText.safe(name))' holds "
+            + "\(tweets))" + again
     }
 
     /// Malformed records (five of them by line), values that are not tweets, and a stream that ended early.
