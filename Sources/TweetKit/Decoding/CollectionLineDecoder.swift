@@ -67,7 +67,11 @@ public enum CollectionLineDecoder {
         case .failure(let error): throw DecodingProblem(error, context: "not valid JSON")
         }
         guard var page = try decode(value: root) else { return (nil, false) }
-        if keepOriginals { page.originals = OriginalsExtractor.extract(value: root) }
+        if keepOriginals {
+            page.originals = line.withUnsafeBytes {
+                OriginalsExtractor.extract(value: root, text: $0.bindMemory(to: UInt8.self))
+            }
+        }
         return (page, keepOriginals)
     }
 

@@ -116,11 +116,10 @@ enum TwarcEncoding {
         let fallback = page.originals.tweets.isEmpty ? nil : OriginalPageLines.twarcValue(metadata)
         for tweet in page.tweets {
             if !page.originals.tweets.isEmpty,
-                let flattened = Flattening.flattened(
+                Flattening.write(
                     tweet.id, originals: page.originals, users: index.users, media: index.media,
-                    fallbackTwarc: fallback)
+                    fallbackTwarc: fallback, into: &writer)
             {
-                writer.value(flattened)
                 writer.raw("\n")
                 continue
             }

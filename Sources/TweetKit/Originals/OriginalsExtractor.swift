@@ -11,6 +11,7 @@ public enum OriginalsExtractor {
     /// The originals in one line or body; empty for shapes that are not API v2 JSON (v1.1, archives).
     public static func extract(_ bytes: UnsafeBufferPointer<UInt8>) -> Originals {
         if let originals = try? page(bytes) { return originals }
+        if let originals = flattenedOrUser(bytes) { return originals }
         guard let root = try? JSONParser.parse(bytes) else { return Originals() }
         return extract(value: root)
     }
@@ -43,16 +44,13 @@ public enum OriginalsExtractor {
                 matchingRules: object["matching_rules"].map(OriginalJSON.init(value:)))
             return originals
         }
-        if object["id"] != nil, object["text"] != nil, object["id_str"] == nil {
-            // `twarc2 flatten` copies a stream line's rules into each tweet, beside `__twarc`.
-            originals.twarc = LineBlock.block(
-                twarc: object["__twarc"].map(OriginalJSON.init(value:)),
-                matchingRules: object["matching_rules"].map(OriginalJSON.init(value:)))
-            unflatten(root, into: &originals)
-        } else if object["id"] != nil, object["username"] != nil {
-            addUser(root, to: &originals)
-        }
-        return originals
+        // A flattened tweet or a lone user given as a tree is written out and taken apart by its bytes, as lines are
+        // (`flattenedOrUser`); the tree has already lost what its numbers and escapes looked like.
+        // Other shapes (v1.1, archives) keep no originals.
+        let flattened = object["text"] != nil && object["id_str"] == nil
+        guard object["id"] != nil, flattened || object["username"] != nil else { return originals }
+        let text = OriginalJSON(value: root).bytes
+        return text.withUnsafeBufferPointer { flattenedOrUser($0) } ?? originals
     }
 
     // MARK: Pages, by byte slices
@@ -156,75 +154,5 @@ public enum OriginalsExtractor {
     private static func addKeyed(_ value: JSONValue, _ key: String, to table: inout [String: OriginalJSON]) {
         guard let id = value[key]?.string else { return }
         table[id] = OriginalJSON(value: value)
-    }
-
-    /// Splits a flattened tweet into the API objects it was made of (the inverse of `Flattening.flatten`).
-    static func unflatten(_ value: JSONValue, into originals: inout Originals) {
-        guard case .object(var tweet) = value, let id = tweet["id"]?.snowflake else { return }
-        var kept: [(key: String, value: JSONValue)] = []
-        for member in tweet.members {
-            switch member.key {
-            case Flattening.authorKey, Flattening.replyUserKey:
-                addUser(member.value, to: &originals)
-            case "__twarc", "matching_rules":
-                continue
-            case "attachments":
-                guard case .object(let attachments) = member.value else {
-                    kept.append(member)
-                    continue
-                }
-                var own: [(key: String, value: JSONValue)] = []
-                for item in attachments.members {
-                    if item.key == "media" {
-                        for media in item.value.array ?? [] { addKeyed(media, "media_key", to: &originals.media) }
-                    } else if item.key == "poll" {
-                        addKeyed(item.value, "id", to: &originals.polls)
-                    } else {
-                        own.append(item)
-                    }
-                }
-                kept.append((member.key, .object(JSONObject(own))))
-            case "geo":
-                guard case .object(let geo) = member.value else {
-                    kept.append(member)
-                    continue
-                }
-                var own: [(key: String, value: JSONValue)] = []
-                for item in geo.members {
-                    if item.key == "place" {
-                        addKeyed(item.value, "id", to: &originals.places)
-                    } else {
-                        own.append(item)
-                    }
-                }
-                kept.append((member.key, .object(JSONObject(own))))
-            case "referenced_tweets":
-                guard case .array(let references) = member.value else {
-                    kept.append(member)
-                    continue
-                }
-                var own: [JSONValue] = []
-                for reference in references {
-                    guard case .object(let object) = reference else {
-                        own.append(reference)
-                        continue
-                    }
-                    if object["text"] != nil {
-                        // The expanded reference is the referenced tweet plus the reference's `type`.
-                        let expanded = JSONObject(object.members.filter { $0.key != "type" })
-                        unflatten(.object(expanded), into: &originals)
-                    }
-                    var link: [(key: String, value: JSONValue)] = []
-                    if let type = object["type"] { link.append(("type", type)) }
-                    if let referenced = object["id"] { link.append(("id", referenced)) }
-                    own.append(.object(JSONObject(link)))
-                }
-                kept.append((member.key, .array(own)))
-            default:
-                kept.append(member)
-            }
-        }
-        tweet.members = kept
-        originals.tweets[id] = OriginalJSON(value: .object(tweet))
     }
 }
