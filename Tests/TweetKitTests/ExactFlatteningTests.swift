@@ -95,4 +95,21 @@ import Testing
         for (id, original) in bytes.tweets { #expect(original.value == tree.tweets[id]?.value, "tweet \(id)") }
         #expect(bytes.twarc?.value == tree.twarc?.value)
     }
+
+    /// A lookup by id answers with one object under `data`: it too is kept as it came, in a file and from the API.
+    @Test func aLookupsSingleObjectIsKeptAsWritten() throws {
+        let body =
+            #"{"data":"# + Self.tweet + #","includes":{"users":["# + Self.users[0] + #"],"media":["# + Self.media
+            + "]}}"
+        let fromFile = try decoded(body)
+        let fromAPI = try APIResponseDecoder.decodePage(from: Data(body.utf8), keepOriginals: true)
+        for page in [fromFile, fromAPI] {
+            #expect(page.tweets.map(\.id) == [1_700_000_000_000_000_007])
+            #expect(page.originals.tweets[1_700_000_000_000_000_007]?.text == Self.tweet)
+            #expect(page.originals.users[101]?.text == Self.users[0])
+            #expect(page.originals.media["3_9"]?.text == Self.media)
+        }
+        let user = #"{"data":"# + Self.users[0] + "}"
+        #expect(try decoded(user).originals.users[101]?.text == Self.users[0])
+    }
 }

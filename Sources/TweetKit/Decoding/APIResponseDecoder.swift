@@ -27,7 +27,10 @@ public enum APIResponseDecoder {
             throw DecodingProblem(error, context: "response is not valid JSON")
         }
         var page = try decodePage(from: root)
-        if keepOriginals { page.originals = OriginalsExtractor.extract(value: root) }
+        // From the body's bytes, as the fast path does, so values keep how they were written.
+        if keepOriginals {
+            page.originals = data.withUnsafeBytes { OriginalsExtractor.extract($0.bindMemory(to: UInt8.self)) }
+        }
         return page
     }
 

@@ -4,9 +4,10 @@ import Foundation
 /// as the file wrote it (numbers digit for digit, escapes as written), where a tree would round numbers through
 /// `Double` and resolve escapes. Only whitespace between tokens goes.
 extension OriginalsExtractor {
-    /// The originals of a line already parsed as `root`: a flattened tweet or a lone user from its bytes, so they
-    /// keep every value as written, and every other shape from the tree.
+    /// The originals of a line already parsed as `root`, from its bytes where the shape allows (a page, a flattened
+    /// tweet, a lone user), so they keep every value as written; other shapes from the tree.
     public static func extract(value root: JSONValue, text bytes: UnsafeBufferPointer<UInt8>) -> Originals {
+        if root["data"] != nil, let originals = try? page(bytes) { return originals }
         if root["data"] == nil, root["id_str"] == nil, let originals = flattenedOrUser(bytes) { return originals }
         return extract(value: root)
     }

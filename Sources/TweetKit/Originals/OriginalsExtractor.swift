@@ -58,7 +58,7 @@ public enum OriginalsExtractor {
     private struct NotAPage: Error {}
 
     /// Slices a page without a tree; throws for anything that is not a page with `data`.
-    private static func page(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Originals {
+    static func page(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Originals {
         var scanner = JSONParser.Scanner(bytes: bytes)
         var originals = Originals()
         var sawData = false
@@ -66,6 +66,29 @@ public enum OriginalsExtractor {
         try scanner.members { scanner, key in
             if key == "data" {
                 sawData = true
+                if scanner.peek() == UInt8(ascii: "{") {
+                    // One object, as a lookup by id answers: a user when it has a username and no text.
+                    let start = scanner.mark
+                    var id: String?
+                    var text = false
+                    var username = false
+                    try scanner.members { scanner, key in
+                        if key == "id", id == nil {
+                            id = try scanner.readString()
+                        } else {
+                            text = text || key == "text"
+                            username = username || key == "username"
+                            try scanner.skipValue()
+                        }
+                    }
+                    guard let id = id.flatMap(SnowflakeID.init) else { return }
+                    if !text && username {
+                        originals.users[id] = scanner.original(since: start)
+                    } else {
+                        originals.tweets[id] = scanner.original(since: start)
+                    }
+                    return
+                }
                 guard scanner.peek() == UInt8(ascii: "[") else { throw NotAPage() }
                 try scanner.elements { scanner in
                     let (slice, id) = try keyedSlice(&scanner, key: "id")
