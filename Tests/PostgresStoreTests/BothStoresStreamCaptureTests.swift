@@ -109,4 +109,20 @@ struct BothStoresStreamCaptureTests {
         let again = try await Self.exportAll(second, .twarc2JSONL, other)
         #expect(String(decoding: again, as: UTF8.self) == String(decoding: exported, as: UTF8.self), "\(kind)")
     }
+
+    /// Exported as twarc2 JSONL, a capture is the capture: each line in the stream's own shape (`data` one object, no
+    /// `meta`), byte for byte; the line that came without `__twarc` gets one and is otherwise the same.
+    @Test(arguments: StoreKind.allCases)
+    func aCapturesTwarc2ExportIsTheCaptureItself(kind: StoreKind) async throws {
+        let folder = TemporaryDirectory(prefix: "tweetsh-capture")
+        let store = try await Self.imported(kind, folder, Self.capture)
+        defer { store.close() }
+        let exported = String(decoding: try await Self.exportAll(store, .twarc2JSONL, folder), as: UTF8.self)
+        let lines = exported.split(separator: "\n").map(String.init)
+        #expect(Set(lines.filter { $0.contains(#""version":"2.14.0""#) }) == Set(Self.lines.prefix(2)), "\(kind)")
+        let last = try #require(lines.first { $0.contains("1710000000000000003") })
+        let withoutBlock = try #require(last.range(of: #","__twarc":"#))
+        #expect(String(last[..<withoutBlock.lowerBound]) + "}" == Self.lines[2], "\(kind)")
+        #expect(!exported.contains(#""meta""#) && !exported.contains(#""data":["#), "\(kind)")
+    }
 }

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// A page whose tweets share one `__twarc` block (an API page, or a store page of tweets from one fetch) is one line
 /// with the page's includes and, when kept, its `meta` as sent. A store page mixing fetches is split into runs of
-/// tweets with the same block, one line each, with the includes each run refers to and a `meta` computed for it.
+/// tweets with the same block, one line each, with the includes each run refers to and a `meta` computed for it. A
+/// tweet from the filtered stream (its block names the rules it matched) is a line of the stream's own shape: `data`
+/// one object, no `meta`.
 enum OriginalPageLines {
     static func write(_ page: Page, metadata: TwarcMetadata?, into writer: inout JSONWriter) {
         var runs: [[Tweet]] = []
@@ -67,18 +69,28 @@ enum OriginalPageLines {
         _ page: Page, twarc: OriginalJSON?, keepMeta: Bool, metadata: TwarcMetadata?, into writer: inout JSONWriter
     ) {
         let originals = page.originals
+        // A stream line's block holds its `matching_rules` too, written before `__twarc` as twarc2 writes them.
+        let (twarcBlock, matchingRules) = twarc.map(LineBlock.parts) ?? (nil, nil)
+        // The filtered stream sends one tweet per line, as an object under `data` and without `meta`; its lines go
+        // back out in that shape rather than as a search page's.
+        let streamLine = matchingRules != nil && page.tweets.count == 1 && page.errors.isEmpty
+        func writeTweet(_ tweet: Tweet, _ writer: inout JSONWriter) {
+            if let original = originals.tweets[tweet.id] { writer.original(original) } else { writer.tweet(tweet) }
+        }
         writer.raw("{")
         var needsComma = false
         func separate() {
             if needsComma { writer.raw(",") }
             needsComma = true
         }
-        if !page.tweets.isEmpty {
+        if streamLine {
             separate()
             writer.key("data")
-            writeArray(page.tweets, into: &writer) { tweet, writer in
-                if let original = originals.tweets[tweet.id] { writer.original(original) } else { writer.tweet(tweet) }
-            }
+            writeTweet(page.tweets[0], &writer)
+        } else if !page.tweets.isEmpty {
+            separate()
+            writer.key("data")
+            writeArray(page.tweets, into: &writer, writeTweet)
         }
         let places = originals.places.sorted { $0.key < $1.key }.map(\.value)
         let polls = originals.polls.sorted { $0.key < $1.key }.map(\.value)
@@ -141,26 +153,26 @@ enum OriginalPageLines {
             writer.key("errors")
             writeArray(page.errors, into: &writer) { $1.partialError($0) }
         }
-        separate()
-        writer.key("meta")
-        if keepMeta, let meta = originals.meta {
-            writer.original(meta)
-        } else {
-            writeMeta(page, into: &writer)
+        if !streamLine {
+            separate()
+            writer.key("meta")
+            if keepMeta, let meta = originals.meta {
+                writer.original(meta)
+            } else {
+                writeMeta(page, into: &writer)
+            }
         }
-        // A stream line's block holds its `matching_rules` too, written before `__twarc` as twarc2 writes them.
-        let (twarcBlock, matchingRules) = twarc.map(LineBlock.parts) ?? (nil, nil)
         if let matchingRules {
-            writer.raw(",")
+            separate()
             writer.key("matching_rules")
             writer.original(matchingRules)
         }
         if let twarcBlock {
-            writer.raw(",")
+            separate()
             writer.key("__twarc")
             writer.original(twarcBlock)
         } else if let metadata {
-            writer.raw(",")
+            separate()
             TwarcEncoding.twarcObject(metadata, into: &writer)
         }
         writer.raw("}\n")
