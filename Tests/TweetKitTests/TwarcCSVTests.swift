@@ -257,6 +257,10 @@ import Testing
         #expect(failure("ID")?.suggestion == "id")
         #expect(failure("author.followers")?.suggestion == "author.public_metrics.followers_count")
         #expect(failure("retweet_count")?.suggestion == "public_metrics.retweet_count")
+        // A name like no column gets no guess rather than a far one.
+        #expect(failure("nope")?.suggestion == nil)
+        #expect(failure("nope")?.description == "unknown CSV column 'nope' ('help export' lists all 84)")
+        #expect(failure("sentiment")?.suggestion == nil)
         #expect(failure("id,,text")?.column == "")
         #expect(failure("id,,text")?.offset == 3)
         #expect(failure("id, text ,lang") == nil, "spaces around names are forgiven")

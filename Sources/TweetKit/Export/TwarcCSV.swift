@@ -143,8 +143,9 @@ public struct TwarcCSVColumns: Hashable, Sendable {
     private static let known = Set(defaultNames)
 
     /// The default column nearest a mistyped name: an exact match but for case, then one whose last part starts with
-    /// the name's last part, then the smallest edit distance to the whole name or to the last parts.
-    static func closest(to name: String) -> String {
+    /// the name's last part, then the smallest edit distance to the whole name or to the last parts; nil when even
+    /// that is too far to be what was meant (`nope` is no typo of `withheld.scope`).
+    static func closest(to name: String) -> String? {
         let wanted = name.lowercased()
         let wantedLast = wanted.split(separator: ".").last.map(String.init) ?? wanted
         var best = (name: defaultNames[0], score: Int.max)
@@ -156,7 +157,7 @@ public struct TwarcCSVColumns: Hashable, Sendable {
             if wantedLast.count >= 3, last.hasPrefix(wantedLast) { score = min(score, 1) }
             if score < best.score { best = (candidate, score) }
         }
-        return best.name
+        return best.score <= max(1, wantedLast.count / 3 + 1) ? best.name : nil
     }
 
     /// twarc-csv 0.7.2, dataframe_converter.py, `DEFAULT_TWEET_COLUMNS`.
