@@ -123,4 +123,14 @@ final class SmallerThingsUnitTests: XCTestCase {
             ShellSession.dropSummary(DropReport(deleted: 0, kept: 3), name: "z"),
             "dropped the collection 'z': 0 tweets deleted, 3 kept because other collections hold them too")
     }
+
+    /// The free-space note comes only when a drop left much of the file free, and gives both sizes.
+    func testTheFreeSpaceNoteComesAfterBigDropsOnly() {
+        XCTAssertEqual(
+            ShellSession.freeSpaceNote(DropReport.FileSpace(size: 600_000_000, free: 550_000_000)),
+            "the store file keeps its 600 MB: 550 MB of it is now free space that later imports reuse; "
+                + "'backup FILE' writes a compact copy")
+        XCTAssertNil(ShellSession.freeSpaceNote(DropReport.FileSpace(size: 600_000_000, free: 20_000_000)), "a 30th")
+        XCTAssertNil(ShellSession.freeSpaceNote(DropReport.FileSpace(size: 10_000_000, free: 9_000_000)), "9 MB")
+    }
 }

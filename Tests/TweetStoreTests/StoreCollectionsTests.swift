@@ -63,7 +63,10 @@ struct StoreCollectionsTests {
         #expect(try await ids(store, "apple", in: "b") == Array(6...15))
         #expect(try await store.collections().map(\.tweets) == [10, 10, 3])
 
-        let report = try await store.drop(collection: "a")
+        var report = try await store.drop(collection: "a")
+        let space = try #require(report.file, "a store in one file says how large it is and what is free in it")
+        #expect(space.size > 0 && space.free >= 0 && space.free < space.size)
+        report.file = nil
         #expect(report == DropReport(deleted: 5, kept: 5))
         #expect(try await ids(store, "apple") == Array(6...15))
         #expect(try await ids(store, "apple", in: "b") == Array(6...15))
@@ -73,6 +76,28 @@ struct StoreCollectionsTests {
         try await store.checkIntegrity()
         await #expect(throws: StoreError.self) { try await ids(store, "apple", in: "a") }
         await #expect(throws: StoreError.self) { try await store.drop(collection: "a") }
+    }
+
+    /// SQLite keeps a file's size after a delete and reuses its free pages; the report says how much is free, from
+    /// the file's own page counts.
+    @Test func aBigDropReportsTheFreePagesItLeaves() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.sqlite").path
+        let store = try TweetStore(location: .file(path))
+        let long = String(repeating: "lorem ipsum dolor ", count: 12)
+        let url = folder.appendingPathComponent("big.jsonl")
+        try Data((1...3_000).map { Fixtures.line(id: $0, text: "\(long) \($0)") }.joined(separator: "\n").utf8).write(
+            to: url)
+        _ = try await store.importJSONL(at: url, decodeLine: Fixtures.decodeLine)
+        let before = try await store.database.run { try $0.scalar("PRAGMA freelist_count") ?? 0 }
+        let space = try #require(try await store.drop(collection: "big").file)
+        let pageSize = try await store.database.run { try $0.scalar("PRAGMA page_size") ?? 0 }
+        let pages = try await store.database.run { try $0.scalar("PRAGMA page_count") ?? 0 }
+        let free = try await store.database.run { try $0.scalar("PRAGMA freelist_count") ?? 0 }
+        #expect(space == DropReport.FileSpace(size: pages * pageSize, free: free * pageSize))
+        #expect(free > before + 50, "the dropped rows' pages are free: \(before) → \(free)")
+        try await store.checkIntegrity()
     }
 
     @Test func aDroppedDemoCorpusIsNotGivenAgain() async throws {

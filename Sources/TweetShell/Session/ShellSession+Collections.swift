@@ -98,6 +98,7 @@ extension ShellSession {
                 report = try await store.drop(collection: name)
             }
             output.line(Self.dropSummary(report, name: name))
+            if let space = report.file.flatMap(Self.freeSpaceNote) { output.note(space) }
             if sources.collection?.lowercased() == name.lowercased() {
                 sources.collection = nil
                 output.note("local searches now cover every collection")
@@ -130,6 +131,16 @@ extension ShellSession {
         guard let last = objects.last else { return line }
         let list = objects.count == 1 ? last : objects.dropLast().joined(separator: ", ") + " and " + last
         return line + "; also gone, since no remaining tweet names them: \(list)"
+    }
+
+    /// After a drop that left much of the store file free: the file keeps its size (SQLite reuses free pages rather
+    /// than giving them back), which a user who dropped to reclaim disk needs to hear, with the way to a small copy.
+    /// Nil when the free part is small (under 16 MiB or a fifth of the file).
+    static func freeSpaceNote(_ space: DropReport.FileSpace) -> String? {
+        guard space.free >= 16 << 20, space.free * 5 >= space.size else { return nil }
+        func megabytes(_ bytes: Int64) -> String { String(format: "%.0f MB", Double(bytes) / 1_000_000) }
+        return "the store file keeps its \(megabytes(space.size)): \(megabytes(space.free)) of it is now free space "
+            + "that later imports reuse; 'backup FILE' writes a compact copy"
     }
 
     /// "3 users", or nil for none.

@@ -40,11 +40,31 @@ public struct DropReport: Hashable, Sendable {
     public var users: Int
     /// Media that went because no remaining tweet names them.
     public var media: Int
+    /// For a store in one file: how large the file is after the drop, and how much of it is now free pages. SQLite
+    /// keeps a file's size and reuses its free pages for later writes, so a big drop frees no disk by itself; nil for
+    /// a server's store, which manages its own space.
+    public var file: FileSpace?
+
+    /// A store file's size and the part of it that is free pages, in bytes.
+    public struct FileSpace: Hashable, Sendable {
+        /// The whole file.
+        public var size: Int64
+        /// Its free pages.
+        public var free: Int64
+
+        /// Creates the figures.
+        public init(size: Int64, free: Int64) {
+            self.size = size
+            self.free = free
+        }
+    }
 
     /// Creates a report (for every store behind `CollectionStore`).
     public init(
-        deleted: Int, kept: Int, referenced: Int = 0, includedTweets: Int = 0, users: Int = 0, media: Int = 0
+        deleted: Int, kept: Int, referenced: Int = 0, includedTweets: Int = 0, users: Int = 0, media: Int = 0,
+        file: FileSpace? = nil
     ) {
+        self.file = file
         self.deleted = deleted
         self.kept = kept
         self.referenced = referenced
@@ -125,7 +145,7 @@ extension TweetStore {
     /// instead of resuming past tweets that are gone, and dropping `api` forgets the cached API pages.
     public func drop(collection name: String) async throws -> DropReport {
         try await database.run { connection in
-            try connection.transaction {
+            var report = try connection.transaction { () throws -> DropReport in
                 guard let id = try CollectionMembership.existingID(connection, name: name) else {
                     throw StoreError(message: "no collection named '\(name)'; 'collections' lists them")
                 }
@@ -160,6 +180,11 @@ extension TweetStore {
                     deleted: swept.deleted, kept: total - alone.count, referenced: swept.demoted,
                     includedTweets: swept.includedTweets, users: swept.users, media: swept.media)
             }
+            let pageSize = try connection.scalar("PRAGMA page_size") ?? 0
+            report.file = DropReport.FileSpace(
+                size: (try connection.scalar("PRAGMA page_count") ?? 0) * pageSize,
+                free: (try connection.scalar("PRAGMA freelist_count") ?? 0) * pageSize)
+            return report
         }
     }
 }
