@@ -39,6 +39,11 @@ final class ExploreCommandTests: XCTestCase {
             return XCTFail("count --in alone counts the collection")
         }
         XCTAssertEqual(whole.query, SearchOptions.wholeCollection)
+        guard case .explore(.top(let ranked)) = try ShellCommand.parse("top hashtags --in votes") else {
+            return XCTFail("top --in alone ranks the collection")
+        }
+        XCTAssertEqual(ranked.query, SearchOptions.wholeCollection, "the collection, not the current results")
+        XCTAssertEqual(ranked.collection, "votes")
         XCTAssertEqual(try ShellCommand.parse("stats"), .explore(.stats(collection: nil)))
         XCTAssertEqual(try ShellCommand.parse("stats demo"), .explore(.stats(collection: "demo")))
     }
@@ -77,5 +82,27 @@ final class ExploreCommandTests: XCTestCase {
         let list = TopList(kind: .authors, query: "", rows: [TopRow(key: "alice", count: 3)], tweets: 3)
         XCTAssertEqual(list.drillQuery(1), "from:alice")
         XCTAssertNil(list.drillQuery(0))
+    }
+
+    /// A key that no query term means (odd or hostile data) is refused by `drill`, rather than run as a query for
+    /// other terms; every key a real source gives reads back as itself.
+    func testDrillRefusesKeysNoTermCanName() {
+        let searchable: [(TopKind, String)] = [
+            (.hashtags, "swift"), (.hashtags, "日本"), (.mentions, "bob_2"), (.authors, "alice"),
+            (.domains, "example.com"), (.langs, "pt"), (.words, "rain"), (.words, "or"), (.words, "c'est"),
+        ]
+        for (kind, key) in searchable {
+            XCTAssertEqual(kind.searchableTerm(for: key), kind.queryTerm(for: key), "\(kind) \(key)")
+        }
+        let odd: [(TopKind, String)] = [
+            (.authors, "not a handle!"), (.mentions, "two words"), (.hashtags, "tag (x)"), (.langs, "en us"),
+        ]
+        for (kind, key) in odd { XCTAssertNil(kind.searchableTerm(for: key), "\(kind) \(key)") }
+        let list = TopList(
+            kind: .authors, query: "rain", rows: [TopRow(key: "not a handle!", count: 2), TopRow(key: "ok", count: 1)],
+            tweets: 3)
+        XCTAssertEqual(list.drill(1), .unsearchable(key: "not a handle!"))
+        XCTAssertEqual(list.drill(2), .query("(rain) from:ok"))
+        XCTAssertEqual(list.drill(3), .noRow)
     }
 }

@@ -28,6 +28,24 @@ public enum TopKind: String, CaseIterable, Sendable {
         }
     }
 
+    /// `queryTerm(for:)` when the query parser reads it back as that one term and key, else nil: a key from
+    /// hostile or odd data (an author named `not a handle!`, a tag with a space) would otherwise become a query for
+    /// something else and find the wrong tweets or none.
+    public func searchableTerm(for key: String) -> String? {
+        let term = queryTerm(for: key)
+        guard let parsed = try? SearchQuery(parsing: term), case .term(let read) = parsed.root else { return nil }
+        let value: String?
+        switch (self, read) {
+        case (.hashtags, .hashtag(let tag)): value = tag
+        case (.mentions, .mention(let name)), (.authors, .from(let name)): value = name
+        case (.domains, .url(let domain)): value = domain
+        case (.langs, .lang(let code)): value = code
+        case (.words, .keyword(let word)), (.words, .phrase(let word)): value = word
+        default: value = nil
+        }
+        return value?.lowercased() == key.lowercased() ? term : nil
+    }
+
     private static func quotedIfNeeded(_ word: String) -> String {
         let plain = word.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "_" }
         return plain && !["or", "and", "not"].contains(word)
@@ -78,12 +96,29 @@ public struct TopList: Equatable, Sendable {
         self.overResults = overResults
     }
 
-    /// The query `drill N` runs: the list's query narrowed to row `number` (1-based); nil when there is no such row.
-    public func drillQuery(_ number: Int) -> String? {
-        guard number >= 1, number <= rows.count else { return nil }
-        let term = kind.queryTerm(for: rows[number - 1].key)
+    /// What `drill N` can do with row N.
+    public enum Drill: Equatable, Sendable {
+        /// Run this search: the list's query narrowed to the row's key.
+        case query(String)
+        /// There is no row N.
+        case noRow
+        /// The row's key cannot be written as a query term that means it (see `TopKind.searchableTerm`).
+        case unsearchable(key: String)
+    }
+
+    /// What `drill N` runs for row `number` (1-based).
+    public func drill(_ number: Int) -> Drill {
+        guard number >= 1, number <= rows.count else { return .noRow }
+        let key = rows[number - 1].key
+        guard let term = kind.searchableTerm(for: key) else { return .unsearchable(key: key) }
         let base = query.trimmingCharacters(in: .whitespaces)
-        return base.isEmpty ? term : "(\(base)) \(term)"
+        return .query(base.isEmpty ? term : "(\(base)) \(term)")
+    }
+
+    /// The query `drill N` runs, or nil when it runs none (no such row, or a key no query can name).
+    public func drillQuery(_ number: Int) -> String? {
+        guard case .query(let query) = drill(number) else { return nil }
+        return query
     }
 }
 

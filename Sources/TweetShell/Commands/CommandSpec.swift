@@ -67,9 +67,12 @@ public struct CommandSpec: Sendable {
             synopsis: "top hashtags|mentions|authors|domains|langs|words [query] [--limit N] [--in NAME]",
             summary:
                 "Rank the hashtags, mentions, authors, link domains, languages or words of a query's matches (or of "
-                + "the current results), with counts and bars.",
+                + "the current results, or of a whole collection with --in NAME alone), with counts and bars.",
             flags: ["hashtags", "mentions", "authors", "domains", "langs", "words", "--limit", "--in"],
-            examples: ["top hashtags coffee", "top authors #swift --limit 20", "top words lang:fr", "top domains"]),
+            examples: [
+                "top hashtags coffee", "top authors #swift --limit 20", "top words lang:fr", "top domains",
+                "top hashtags --in votes",
+            ]),
         CommandSpec(
             name: "drill", aliases: [], synopsis: "drill <N>",
             summary:

@@ -120,6 +120,8 @@ extension ExploreCommand {
                 }
             }
             options.query = queryWords.isEmpty ? nil : queryWords.joined(separator: " ")
+            // `--in NAME` alone ranks that whole collection, as `search --in NAME` and `count --in NAME` cover it.
+            if options.query == nil, options.collection != nil { options.query = SearchOptions.wholeCollection }
             return .top(options)
         default:
             var options = CountOptions(query: "")

@@ -69,9 +69,11 @@ public final class ShellExploreService: ExploreService, @unchecked Sendable {
                 }
                 var counter = TopCounter(kind: options.kind)
                 for item in results.items { counter.add(item.tweet, author: item.author?.username) }
+                // Results of `search --in NAME` alone ran the whole-collection query, which `drill` need not repeat.
+                let searched = results.search?.query ?? ""
                 var list = TopList(
-                    kind: options.kind, query: results.search?.query ?? "", rows: counter.ranked(limit: options.limit),
-                    tweets: counter.tweets, overResults: true)
+                    kind: options.kind, query: searched == SearchOptions.wholeCollection ? "" : searched,
+                    rows: counter.ranked(limit: options.limit), tweets: counter.tweets, overResults: true)
                 // `drill` then searches where the results came from.
                 list.sourceName = results.sourceName.isEmpty ? nil : results.sourceName
                 if results.sourceName != SourceKind.x.rawValue {
@@ -86,6 +88,8 @@ public final class ShellExploreService: ExploreService, @unchecked Sendable {
             // A query's matches are ranked in the local store, inside the collection, and `drill` searches there.
             list.sourceName = SourceKind.local.rawValue
             list.collection = search.collection
+            // `top … --in NAME` alone ranked the whole collection: no query to show or to narrow in `drill`.
+            if text == SearchOptions.wholeCollection { list.query = "" }
             return .top(list)
         case .stats(let name):
             let collection = name == "all" ? nil : name ?? sources.collection

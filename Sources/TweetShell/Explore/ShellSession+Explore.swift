@@ -63,8 +63,17 @@ extension ShellSession {
                 output.error("no top list to drill into: run 'top hashtags <query>' first")
                 return .failed
             }
-            guard let query = list.drillQuery(number) else {
+            let query: String
+            switch list.drill(number) {
+            case .query(let drilled): query = drilled
+            case .noRow:
                 output.error("the last top list has \(list.rows.count) rows; there is no row \(number)")
+                return .failed
+            case .unsearchable(let key):
+                // Better no search than one that quietly means other terms and finds the wrong tweets.
+                output.error(
+                    "row \(number) of the last top list, '\(key)', cannot be searched for: "
+                        + "'\(list.kind.queryTerm(for: key))' would mean other terms")
                 return .failed
             }
             // Where the ranked tweets came from: the source, and a local collection.

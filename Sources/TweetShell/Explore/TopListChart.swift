@@ -32,6 +32,8 @@ public struct TopListChart: Sendable {
             header += " in the current results"
         } else if !list.query.isEmpty {
             header += " matching " + TerminalText.safe(list.query)
+        } else if let collection = list.collection {
+            header += " in the collection '\(TerminalText.safe(collection))'"
         }
         header += glyphs.dot + "\(CountChart.grouped(list.tweets)) tweet\(list.tweets == 1 ? "" : "s")"
         var lines = [style.bold(glyphs.fit(header, to: width))]
