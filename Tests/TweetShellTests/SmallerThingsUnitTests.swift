@@ -133,4 +133,22 @@ final class SmallerThingsUnitTests: XCTestCase {
         XCTAssertNil(ShellSession.freeSpaceNote(DropReport.FileSpace(size: 600_000_000, free: 20_000_000)), "a 30th")
         XCTAssertNil(ShellSession.freeSpaceNote(DropReport.FileSpace(size: 10_000_000, free: 9_000_000)), "9 MB")
     }
+
+    /// A count or top list of a whole collection names the collection in its header instead of a query.
+    func testWholeCollectionChartsNameTheCollection() {
+        var series = CountSeries(
+            query: "", granularity: .day, buckets: [CountBucket(start: 0, end: 86_400_000, count: 4)])
+        series.collection = "votes"
+        let glyphs = ChartGlyphs(unicode: true)
+        let count = CountChart(width: 100, style: Style(enabled: false), glyphs: glyphs).lines(for: series)
+        XCTAssertEqual(count.first, "4 tweets by day (UTC) · in the collection 'votes' · peak 1970-01-01: 4")
+        series.query = "rain"
+        let matching = CountChart(width: 100, style: Style(enabled: false), glyphs: glyphs).lines(for: series)
+        XCTAssertEqual(matching.first, "4 tweets by day (UTC) · matching rain · peak 1970-01-01: 4")
+
+        var list = TopList(kind: .hashtags, query: "", rows: [TopRow(key: "x", count: 4)], tweets: 4)
+        list.collection = "votes"
+        let top = TopListChart(width: 100, style: Style(enabled: false), glyphs: glyphs).lines(for: list)
+        XCTAssertEqual(top.first, "top hashtags in the collection 'votes' · 4 tweets")
+    }
 }

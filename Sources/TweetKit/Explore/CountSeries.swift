@@ -39,6 +39,8 @@ public struct CountSeries: Equatable, Sendable {
     /// Whether a chart may draw the series in wider buckets when it holds too many to read (`widened`): true when the
     /// bucket width was not asked for. Data output (`--json`, `export`) keeps the buckets counted.
     public var chartMayWiden = false
+    /// The local collection counted, when the count stayed inside one.
+    public var collection: String?
 
     /// Creates a series.
     public init(

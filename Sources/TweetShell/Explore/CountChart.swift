@@ -50,7 +50,11 @@ public struct CountChart: Sendable {
     private func header(_ series: CountSeries) -> [String] {
         let tweets = series.total == 1 ? "tweet" : "tweets"
         var parts = ["\(Self.grouped(series.total)) \(tweets) by \(series.granularity.rawValue) (UTC)"]
-        if !series.query.isEmpty { parts.append("matching " + TerminalText.safe(series.query)) }
+        if !series.query.isEmpty {
+            parts.append("matching " + TerminalText.safe(series.query))
+        } else if let collection = series.collection {
+            parts.append("in the collection '\(TerminalText.safe(collection))'")
+        }
         if let peak = series.peakIndex {
             let bucket = series.buckets[peak]
             parts.append("peak \(series.granularity.label(bucket.start)): \(Self.grouped(bucket.count))")

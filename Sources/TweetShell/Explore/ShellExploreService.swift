@@ -59,6 +59,9 @@ public final class ShellExploreService: ExploreService, @unchecked Sendable {
             search.collection = options.collection ?? sources.collection
             var series = try await store.countByTime(query, request: search, granularity: options.granularity)
             series.chartMayWiden = !options.granularityGiven
+            series.collection = search.collection
+            // `count --in NAME` alone counted the whole collection: there is no query to show.
+            if options.query == SearchOptions.wholeCollection { series.query = "" }
             return .count(series, json: options.json)
         case .top(let options):
             guard let text = options.query else {
