@@ -50,6 +50,22 @@ final class DemoCorpusSessionTests: XCTestCase {
         XCTAssertEqual(permissions(of: tweetsh.historyFile), 0o600)
     }
 
+    /// Tab completes a collection's name where one is named, in libedit on a real terminal.
+    func testTabCompletesCollectionNames() throws {
+        let tweetsh = Tweetsh()
+        let terminal = try tweetsh.terminal()
+        try terminal.waitForPrompt("(local, no key)> ")
+        // The names are read in the background at start, on the store's queue ahead of this command.
+        terminal.type("collections\r")
+        try terminal.waitFor("demo")
+        try terminal.waitForPrompt("> ")
+        terminal.type("stats de\t\r")
+        try terminal.waitFor("stats: demo")
+        try terminal.waitForPrompt("> ")
+        terminal.type("\u{04}")
+        XCTAssertEqual(exitCode(try terminal.waitForExit()), 0)
+    }
+
     func testBadInputGetsAMessageAndTheShellKeepsRunning() throws {
         let tweetsh = Tweetsh()
         let terminal = try tweetsh.terminal()

@@ -156,14 +156,32 @@ final class ShellCommandTests: XCTestCase {
 
     func testColumnNamesCompleteAfterTheLastComma() {
         func complete(_ line: String) -> [String] {
-            Completer.candidates(
-                for: CompletionRequest(line: line, cursorOffset: line.count), words: ([], [], []))
+            Completer.candidates(for: CompletionRequest(line: line, cursorOffset: line.count), words: CompletionWords())
         }
         XCTAssertEqual(
             complete("export out.csv --columns id,author.public_metrics.f"),
             ["id,author.public_metrics.followers_count", "id,author.public_metrics.following_count"])
         XCTAssertEqual(complete("format csv --columns __twarc.v"), ["__twarc.version"])
         XCTAssertEqual(complete("format csv --columns ").count, 84)
+    }
+
+    /// Where a collection is named (`--in`, `--into`, `--as`, and `drop`, `collection`, `stats`), Tab offers the
+    /// store's collections, and after `top … --in` no longer a top kind.
+    func testCollectionNamesCompleteWhereACollectionIsNamed() {
+        let words = CompletionWords(collections: ["demo", "Votes2024", "votes-eu"])
+        func complete(_ line: String) -> [String] {
+            Completer.candidates(for: CompletionRequest(line: line, cursorOffset: line.count), words: words)
+        }
+        XCTAssertEqual(complete("top hashtags --in d"), ["demo"])
+        XCTAssertEqual(complete("search rain --in vo"), ["Votes2024", "votes-eu"])
+        XCTAssertEqual(complete("count --in "), ["demo", "Votes2024", "votes-eu"])
+        XCTAssertEqual(complete("stream --into v"), ["Votes2024", "votes-eu"])
+        XCTAssertEqual(complete("import a.jsonl --as de"), ["demo"])
+        XCTAssertEqual(complete("drop v"), ["Votes2024", "votes-eu"])
+        XCTAssertEqual(complete("collection a"), ["all"])
+        XCTAssertEqual(complete("stats "), ["demo", "Votes2024", "votes-eu", "all"])
+        XCTAssertEqual(complete("top d"), ["domains"], "a top kind where a kind goes")
+        XCTAssertEqual(complete("drop demo x"), [], "one name only")
     }
 
     func testUnknownColumnsNameTheColumnAndAMatch() {

@@ -154,6 +154,7 @@ public enum TweetshApp {
         let reader: any LineReader
         if interactive {
             await session.loadEarlierQueries()
+            session.refreshCollectionNames()
             let completer = Completer(session: session)
             do {
                 reader = try LineReaders.standard(

@@ -1,8 +1,8 @@
 import LineEditor
 import TweetKit
 
-/// Tab completion: command names, their flags, @handles and #tags seen in results, words of earlier queries, and CSV
-/// column names after `--columns`.
+/// Tab completion: command names, their flags, @handles and #tags seen in results, words of earlier queries, CSV
+/// column names after `--columns`, and collection names where a collection is named.
 final class Completer: @unchecked Sendable {
     private let session: ShellSession
 
@@ -16,11 +16,13 @@ final class Completer: @unchecked Sendable {
         Self.candidates(for: request, words: session.completionWords()).filter { !TerminalText.needsWork($0) }
     }
 
+    /// Commands whose first argument is a collection's name, and the words they take besides names.
+    private static let collectionCommands: [String: [String]] = ["drop": [], "collection": ["all"], "stats": ["all"]]
+    /// Flags followed by a collection's name.
+    private static let collectionFlags: Set<String> = ["--in", "--into", "--as"]
+
     /// The candidates for the word before the cursor; each replaces that word.
-    static func candidates(
-        for request: CompletionRequest,
-        words: (handles: [String], tags: [String], queries: [String])
-    ) -> [String] {
+    static func candidates(for request: CompletionRequest, words: CompletionWords) -> [String] {
         let word = request.word
         let before = request.textBeforeCursor
         let precedingWords = before.split(separator: " ").dropLast(word.isEmpty ? 0 : 1)
@@ -29,6 +31,12 @@ final class Completer: @unchecked Sendable {
             return names.filter { $0.hasPrefix(word.lowercased()) }
         }
         let command = CommandSpec.named(String(precedingWords[0]))
+        let collectionWords =
+            precedingWords.last.map { collectionFlags.contains(String($0)) } == true
+            ? [] : precedingWords.count == 1 ? command.flatMap { collectionCommands[$0.name] } : nil
+        if let collectionWords {
+            return (words.collections + collectionWords).filter { $0.lowercased().hasPrefix(word.lowercased()) }
+        }
         if precedingWords.count > 1, precedingWords.last == "--columns" {
             // Complete the name after the last comma, keeping the names before it.
             let comma = word.lastIndex(of: ",")
@@ -58,4 +66,16 @@ final class Completer: @unchecked Sendable {
         }
         return command.flags.filter { !$0.hasPrefix("-") && $0.hasPrefix(word.lowercased()) }
     }
+}
+
+/// What completion offers besides commands and flags, gathered by the session.
+struct CompletionWords {
+    /// @handles seen in results.
+    var handles: [String] = []
+    /// #tags seen in results.
+    var tags: [String] = []
+    /// Earlier queries, newest first.
+    var queries: [String] = []
+    /// The store's collection names.
+    var collections: [String] = []
 }

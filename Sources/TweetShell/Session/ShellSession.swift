@@ -44,6 +44,7 @@ public final class ShellSession: @unchecked Sendable {
     private var seenHandles = Set<String>()
     private var seenTags = Set<String>()
     private var earlierQueries: [String] = []
+    private var collectionNames: [String] = []
     private var subscriptions = Set<AnyCancellable>()
 
     /// Creates a session. `history` is the command history (nil when scripted).
@@ -108,8 +109,22 @@ public final class ShellSession: @unchecked Sendable {
     }
 
     /// Handles and tags seen in results, and earlier queries, for completion.
-    func completionWords() -> (handles: [String], tags: [String], queries: [String]) {
-        lock.withLock { (seenHandles.sorted(), seenTags.sorted(), earlierQueries) }
+    func completionWords() -> CompletionWords {
+        lock.withLock {
+            CompletionWords(
+                handles: seenHandles.sorted(), tags: seenTags.sorted(), queries: earlierQueries,
+                collections: collectionNames)
+        }
+    }
+
+    /// Reads the store's collection names for completion, in the background: listing them counts every collection's
+    /// tweets, which on a large store takes a second or more that the prompt should not wait for. Called at start
+    /// and after the commands that change them.
+    func refreshCollectionNames() {
+        Task {
+            guard let names = try? await store.collections().map(\.name) else { return }
+            lock.withLock { collectionNames = names }
+        }
     }
 
     /// Loads earlier queries for completion; called once at start.
@@ -178,10 +193,14 @@ public final class ShellSession: @unchecked Sendable {
         case .again(let number, let new, let refresh):
             return await again(number, new: new, refresh: refresh, reader: reader)
         case .source(let kind): return setSource(kind)
-        case .importFiles(let paths, let collection): return await importCollections(paths, collection: collection)
+        case .importFiles(let paths, let collection):
+            defer { refreshCollectionNames() }
+            return await importCollections(paths, collection: collection)
         case .collections: return await listCollections()
         case .collection(let name): return await setCollection(name)
-        case .drop(let name): return await dropCollection(name, reader: reader)
+        case .drop(let name):
+            defer { refreshCollectionNames() }
+            return await dropCollection(name, reader: reader)
         case .export(let path, let format, let columns, let all):
             return await export(to: path, format: format, columns: columns, all: all)
         case .backup(let path): return await backup(to: path)
