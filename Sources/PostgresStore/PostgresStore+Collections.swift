@@ -3,6 +3,15 @@ import TweetKit
 import TweetStore
 
 extension PostgresStore {
+    /// The collections' names in `collections`' order, without counting their tweets (completion reads them).
+    public func collectionNames() async throws -> [String] {
+        try await withConnection { connection in
+            try connection.rows(
+                "SELECT name FROM collections ORDER BY created_at, name", doing: "listing collections"
+            ) { $0.text(0) }
+        }
+    }
+
     /// Every collection with its count and date range, oldest collection first, as the SQLite store lists them.
     public func collections() async throws -> [CollectionInfo] {
         try await withConnection { connection in

@@ -55,10 +55,6 @@ final class DemoCorpusSessionTests: XCTestCase {
         let tweetsh = Tweetsh()
         let terminal = try tweetsh.terminal()
         try terminal.waitForPrompt("(local, no key)> ")
-        // The names are read in the background at start, on the store's queue ahead of this command.
-        terminal.type("collections\r")
-        try terminal.waitFor("demo")
-        try terminal.waitForPrompt("> ")
         terminal.type("stats de\t\r")
         try terminal.waitFor("stats: demo")
         try terminal.waitForPrompt("> ")

@@ -121,10 +121,14 @@ struct BothStoresTests {
         #expect(listed.map(\.name).sorted() == ["first", "second"])
         #expect(listed.first { $0.name == "second" }?.tweets == 400)
         #expect(listed.first { $0.name == "first" }?.tweets == 100)
+        #expect(
+            try await store.collectionNames() == store.collections().map(\.name),
+            "\(kind): the names alone, in the list's order")
         let dropped = try await store.drop(collection: "second")
         #expect(dropped.deleted == 300)
         #expect(dropped.kept == 100)
         #expect(try await store.collections().map(\.name).filter { $0 == "second" }.isEmpty)
+        #expect(try await !store.collectionNames().contains("second"), "\(kind)")
         var inFirst = SearchRequest(query: "-zzzzqq", pageSize: 100)
         inFirst.collection = "first"
         #expect(try await Self.allIDs(store, inFirst) == Self.newestFirst(Self.pages[0].tweets))

@@ -80,22 +80,6 @@ import Testing
         #expect(page.originals.users[7]?.text == #"{"id":"7","username":"x"}"#)
     }
 
-    @Test func theBytePathFindsWhatTheTreePathFinds() throws {
-        // Without the values a tree rewrites, both paths must agree value for value.
-        let full = String(flattened(try decoded(Self.page)).split(separator: "\n")[0])
-        let line = full.replacingOccurrences(of: Self.odd + ",", with: "")
-        #expect(line != full)
-        let tree = OriginalsExtractor.extract(value: try JSONParser.parse(Data(line.utf8)))
-        let bytes = try #require(line.utf8.withContiguousStorageIfAvailable { OriginalsExtractor.extract($0) })
-        #expect(Set(bytes.tweets.keys) == Set(tree.tweets.keys))
-        #expect(Set(bytes.users.keys) == Set(tree.users.keys))
-        #expect(Set(bytes.media.keys) == Set(tree.media.keys))
-        #expect(Set(bytes.polls.keys) == Set(tree.polls.keys))
-        #expect(Set(bytes.places.keys) == Set(tree.places.keys))
-        for (id, original) in bytes.tweets { #expect(original.value == tree.tweets[id]?.value, "tweet \(id)") }
-        #expect(bytes.twarc?.value == tree.twarc?.value)
-    }
-
     /// A lookup by id answers with one object under `data`: it too is kept as it came, in a file and from the API.
     @Test func aLookupsSingleObjectIsKeptAsWritten() throws {
         let body =

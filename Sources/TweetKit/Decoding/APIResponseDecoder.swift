@@ -29,7 +29,9 @@ public enum APIResponseDecoder {
         var page = try decodePage(from: root)
         // From the body's bytes, as the fast path does, so values keep how they were written.
         if keepOriginals {
-            page.originals = data.withUnsafeBytes { OriginalsExtractor.extract($0.bindMemory(to: UInt8.self)) }
+            page.originals = data.withUnsafeBytes {
+                OriginalsExtractor.extract(value: root, text: $0.bindMemory(to: UInt8.self))
+            }
         }
         return page
     }

@@ -73,7 +73,7 @@ extension OriginalsExtractor {
                         return true
                     }
                 }
-                keep(member) { attachments.write(only: own, into: &$0) }
+                keep(member) { attachments.write(own, into: &$0) }
             case "geo":
                 guard let geo = RawMembers(tweet.value(of: member)) else {
                     keep(member) { tweet.writeValue(of: member, into: &$0) }
@@ -84,7 +84,7 @@ extension OriginalsExtractor {
                     addKeyed(geo.value(of: item), "id", to: &originals.places)
                     return false
                 }
-                keep(member) { geo.write(only: own, into: &$0) }
+                keep(member) { geo.write(own, into: &$0) }
             case "referenced_tweets":
                 guard let references = RawMembers.elements(tweet.value(of: member)) else {
                     keep(member) { tweet.writeValue(of: member, into: &$0) }
@@ -99,14 +99,14 @@ extension OriginalsExtractor {
                     if object.member("text") != nil {
                         // The expanded reference is the referenced tweet plus the reference's `type`.
                         var expanded = JSONWriter(capacity: reference.count)
-                        object.write(only: object.members.filter { object.key(of: $0) != "type" }, into: &expanded)
+                        object.write(object.members.filter { object.key(of: $0) != "type" }, into: &expanded)
                         if let referenced = RawMembers(expanded.bytes) {
                             _ = unflatten(referenced, into: &originals)
                         }
                     }
                     var link = JSONWriter(capacity: 64)
                     object.write(
-                        only: object.members.filter { ["type", "id"].contains(object.key(of: $0)) }, into: &link)
+                        object.members.filter { ["type", "id"].contains(object.key(of: $0)) }, into: &link)
                     links.append(link.bytes)
                 }
                 keep(member) { writer in
@@ -145,18 +145,5 @@ extension OriginalsExtractor {
     /// The value's text without whitespace between tokens, as every stored original is.
     private static func compact(_ bytes: [UInt8]) -> OriginalJSON {
         bytes.withUnsafeBufferPointer { OriginalJSON(minifying: $0) }
-    }
-}
-
-extension RawMembers {
-    /// Writes the object with only `members`, each as it came.
-    func write(only members: [Member], into writer: inout JSONWriter) {
-        writer.raw("{")
-        for (index, member) in members.enumerated() {
-            if index > 0 { writer.raw(",") }
-            writeKey(of: member, into: &writer)
-            writeValue(of: member, into: &writer)
-        }
-        writer.raw("}")
     }
 }

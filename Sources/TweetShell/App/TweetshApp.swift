@@ -154,7 +154,7 @@ public enum TweetshApp {
         let reader: any LineReader
         if interactive {
             await session.loadEarlierQueries()
-            session.refreshCollectionNames()
+            await session.refreshCollectionNames()
             let completer = Completer(session: session)
             do {
                 reader = try LineReaders.standard(

@@ -80,6 +80,11 @@ extension TweetStore {
     /// The name of the collection of tweets cached from the X API.
     public static let apiCollection = CollectionMembership.api
 
+    /// The collections' names, oldest first, without counting their tweets (completion reads them).
+    public func collectionNames() async throws -> [String] {
+        try await database.run { try $0.rows("SELECT name FROM collections ORDER BY id") { $0.text(0) } }
+    }
+
     /// Every collection with its count and date range, oldest collection first; tweets stored before collections
     /// existed are listed as `(unfiled)` when there are any.
     public func collections() async throws -> [CollectionInfo] {

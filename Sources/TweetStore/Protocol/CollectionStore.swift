@@ -41,6 +41,8 @@ public protocol CollectionStore: TweetSource, PageCache {
     func seedIfEmpty(collection: String?, _ make: @escaping @Sendable () -> [Page]) async throws -> Bool
     /// Every collection with its count and date range.
     func collections() async throws -> [CollectionInfo]
+    /// The collections' names alone, in the order `collections` lists them: no counting, so it is cheap at any size.
+    func collectionNames() async throws -> [String]
     /// Deletes a collection; its tweets that another collection holds stay.
     func drop(collection name: String) async throws -> DropReport
     /// The page with the originals of its objects filled in, for an export that writes them as they came.
