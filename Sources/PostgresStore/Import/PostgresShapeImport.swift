@@ -24,6 +24,9 @@ struct PostgresShapeImport {
     let progress: (@Sendable (ImportProgress) -> Void)?
     /// Users written unchanged are left out of later batches, and unseen tweets go straight in (see the ledger).
     private let ledger: PostgresImportLedger
+    /// The results decoded so far, whose included copies later pages leave out (`KnownResults`): `decoder` is serial,
+    /// batches are written in its order, and a failed batch stops the import.
+    private let knownResults = KnownResults()
     private let decoder = DispatchQueue(label: "tweetsh.postgres-import.decode-records")
     /// Batches handed to `decoder`, oldest first; at most two wait while this thread reads the next.
     private var inFlight: [ShapeBatch] = []
@@ -115,8 +118,12 @@ struct PostgresShapeImport {
         readerProblems = []
         let codec = self.codec
         let ledger = self.ledger
+        let knownResults = self.knownResults
         let decoded = batch.decoded
-        decoder.async { decoded.fulfil(Self.decode(chunk, codec: codec, ledger: ledger)) }
+        decoder.async {
+            decoded.fulfil(
+                KnownResults.$current.withValue(knownResults) { Self.decode(chunk, codec: codec, ledger: ledger) })
+        }
         inFlight.append(batch)
         // Two batches decoded ahead keep both cores busy; waiting here keeps memory at three batches.
         while inFlight.count > 2 { try write(inFlight.removeFirst()) }

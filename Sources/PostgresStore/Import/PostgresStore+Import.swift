@@ -58,6 +58,10 @@ extension PostgresStore {
             try handle.seek(toOffset: UInt64(state.offset))
             // Users written unchanged are left out of later batches, and unseen tweets go straight in (see the ledger).
             let ledger = PostgresImportLedger(keepsTrying: bulk)
+            // Included copies of results decoded before are left out (`KnownResults`): batches are decoded in file
+            // order on one queue and written in that order, and an import that fails stops, so every result it
+            // holds was written or is in a batch written before the one that would have held the copy.
+            let knownResults = KnownResults()
             let writer = PostgresWriter(connection: connection, codec: codec, ledger: ledger)
             // One serial queue decodes batch after batch in file order (so lines are decoded in order) while this
             // thread and the server write the batch before: decoding and writing overlap on two cores.
@@ -99,7 +103,9 @@ extension PostgresStore {
                 let decoded = batch.decoded
                 decoder.async {
                     decoded.fulfil(
-                        Self.decode(lines, firstLine: firstLine, decodeLine: decodeLine, codec: codec, ledger: ledger))
+                        Self.decode(
+                            lines, firstLine: firstLine, decodeLine: decodeLine, codec: codec, ledger: ledger,
+                            known: knownResults))
                 }
                 inFlight.append(batch)
                 // Two batches decoded ahead keep both cores busy; waiting here keeps memory at three batches.
@@ -166,14 +172,17 @@ extension PostgresStore {
     /// not decode is counted, and the first ten are kept with their line number, not fatal.
     fileprivate static func decode(
         _ lines: [Data], firstLine: Int, decodeLine: (Data) throws -> Page?, codec: OriginalsCodec,
-        ledger: PostgresImportLedger
+        ledger: PostgresImportLedger, known: KnownResults
     ) -> DecodedBatch {
         var pages: [Page] = []
         var errors = 0
         var problems: [ImportProblem] = []
         for (index, line) in lines.enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
             do {
-                if let page = try decodeLine(line) { pages.append(page) }
+                if let page = try KnownResults.$current.withValue(known, operation: { try decodeLine(line) }) {
+                    known.insert(contentsOf: page.tweets.map { $0.id.rawValue })
+                    pages.append(page)
+                }
             } catch {
                 errors += 1
                 if problems.count < 10 {

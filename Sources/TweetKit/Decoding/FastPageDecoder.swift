@@ -385,7 +385,15 @@ enum FastPageDecoder {
                     page.users.append(user)
                 }
             } else if key == "tweets" {
+                let known = keepOriginals ? KnownResults.current : nil
                 try scanner.elements { scanner in
+                    // A copy of a result this import already stored changes nothing there (see `KnownResults`).
+                    if let known, let id = scanner.leadingID(),
+                        known.contains(id) || page.tweets.contains(where: { $0.id.rawValue == id })
+                    {
+                        try scanner.skipValue()
+                        return
+                    }
                     let start = scanner.mark
                     let tweet = try tweet(&scanner)
                     if keepOriginals { page.originals.tweets[tweet.id] = scanner.original(since: start) }

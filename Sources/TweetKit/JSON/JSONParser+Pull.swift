@@ -132,6 +132,39 @@ extension JSONParser.Scanner {
         return nil
     }
 
+    /// The id of the object at the current position when its first member is `"id"` with a decimal string value, as
+    /// the API writes every object; nil for any other start. It only looks: the position does not move.
+    func leadingID() -> UInt64? {
+        var cursor = index
+        func skipSpace() {
+            while cursor < bytes.count, Self.isWhitespace(bytes[cursor]) { cursor += 1 }
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard cursor < bytes.count, bytes[cursor] == byte else { return false }
+            cursor += 1
+            return true
+        }
+        guard expect(UInt8(ascii: "{")), expect(UInt8(ascii: "\"")), cursor + 3 <= bytes.count,
+            bytes[cursor] == UInt8(ascii: "i"), bytes[cursor + 1] == UInt8(ascii: "d"),
+            bytes[cursor + 2] == UInt8(ascii: "\"")
+        else { return nil }
+        cursor += 3
+        guard expect(UInt8(ascii: ":")), expect(UInt8(ascii: "\"")) else { return nil }
+        var value: UInt64 = 0
+        var digits = 0
+        while cursor < bytes.count, bytes[cursor] >= 48, bytes[cursor] <= 57 {
+            let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = times.addingReportingOverflow(UInt64(bytes[cursor] - 48))
+            if overflowA || overflowB { return nil }
+            value = sum
+            digits += 1
+            cursor += 1
+        }
+        guard digits > 0, cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\"") else { return nil }
+        return value
+    }
+
     /// An integer from a number or a numeric string, as `JSONValue.int` reads it.
     mutating func readInt() throws -> Int? {
         try value(depth: 0).int

