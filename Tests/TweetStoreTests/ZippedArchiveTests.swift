@@ -112,6 +112,28 @@ struct ZippedArchiveTests {
         #expect(problem(encrypted)?.contains("is encrypted") == true)
     }
 
+    /// A ZIP64 locator whose record offset lies past the file, up to the largest 64-bit value: Foundation's `seek`
+    /// trapped on offsets past `Int64.max` (found by the `zip` fuzzer), and any offset past the end is damage.
+    @Test(arguments: [UInt64.max, UInt64(Int64.max) + 1, 1 << 40, 200])
+    func aZip64LocatorPointingOutsideTheFileIsRefused(offset: UInt64) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = [UInt8]("PK\u{3}\u{4}".utf8) + [UInt8](repeating: 0, count: 100)
+        // The ZIP64 end-of-directory locator: signature, disk, record offset, disks.
+        bytes += [0x50, 0x4B, 0x06, 0x07, 0, 0, 0, 0]
+        bytes += (0..<8).map { UInt8(truncatingIfNeeded: offset >> (8 * UInt64($0))) }
+        bytes += [1, 0, 0, 0]
+        // The end record: signature, disks, counts, directory size and offset, comment length.
+        bytes += [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0xFF, count: 16) + [0, 0]
+        let file = folder.appendingPathComponent("bad64.zip")
+        try Data(bytes).write(to: file)
+        #expect {
+            try ZipReader(url: file)
+        } throws: { error in
+            (error as? ImportInputError)?.message == "the ZIP file's 64-bit directory record lies outside the file"
+        }
+    }
+
     private static func centralDirectoryOffset(_ bytes: Data) -> UInt32? {
         let array = [UInt8](bytes)
         guard array.count >= 22 else { return nil }

@@ -45,6 +45,11 @@ package struct ZipReader {
         // ZIP64: a locator right before the end record points at the 64-bit end record.
         if end >= 20, tail.le32(end - 20) == 0x0706_4B50 {
             let recordOffset = tail.le64(end - 20 + 8)
+            // Checked before seeking: the field is the file's to choose, and Foundation traps on an offset past
+            // `Int64.max` (the fuzzer found one) instead of throwing.
+            guard length >= 56, recordOffset <= length - 56 else {
+                throw ImportInputError(message: "the ZIP file's 64-bit directory record lies outside the file")
+            }
             try handle.seek(toOffset: recordOffset)
             let record = [UInt8](try handle.read(upToCount: 56) ?? Data())
             guard record.count == 56, record.le32(0) == 0x0606_4B50 else {
