@@ -62,6 +62,7 @@ struct PostgresBatchRows: Sendable {
             }
         }
         var users: [UserID: (User, OriginalJSON?)] = [:]
+        var included: [TweetID: (tweet: Tweet, original: OriginalJSON?, twarc: Int64?)] = [:]
         var media: [String: (Media, [UInt8]?)] = [:]
         var objects: [ObjectKey: [UInt8]] = [:]
         var blocks: [Int64: [UInt8]] = [:]
@@ -82,13 +83,20 @@ struct PostgresBatchRows: Sendable {
                     tweet: tweet, primary: primary, original: compressed(originals.tweets[tweet.id]),
                     twarc: tweetTwarc[tweet.id] ?? pageTwarc)
             }
-            for tweet in page.includedTweets { keep(row(tweet, primary: false)) }
+            for tweet in page.includedTweets {
+                included[tweet.id] = (tweet, originals.tweets[tweet.id], tweetTwarc[tweet.id] ?? pageTwarc)
+            }
             for tweet in page.tweets { keep(row(tweet, primary: true)) }
             for user in page.users { users[user.id] = (user, originals.users[user.id]) }
             for item in page.media { media[item.mediaKey] = (item, compressed(originals.media[item.mediaKey])) }
             // The newer copy of a place or poll wins, as in the SQLite store.
             for (id, place) in originals.places { objects[ObjectKey(kind: .place, key: id)] = compressed(place) }
             for (id, poll) in originals.polls { objects[ObjectKey(kind: .poll, key: id)] = compressed(poll) }
+        }
+        // Included copies last, the last of each and none of a result (`keep`'s rule), as the SQLite store's batch
+        // does: the others were compressed only to be dropped.
+        for (tweet, original, twarc) in included.values where position[tweet.id] == nil {
+            keep(TweetRow(tweet: tweet, primary: false, original: compressed(original), twarc: twarc))
         }
         self.objects = Self.objectRows(objects)
         self.twarcBlocks = Self.twarcRows(blocks)
