@@ -20,8 +20,8 @@ package final class KnownResults: Sendable {
     /// The set bound while an import decodes a batch; nil everywhere else, where nothing is left out.
     @TaskLocal package static var current: KnownResults?
 
-    /// Past this many ids a layer starts again empty: 8 bytes each (24 MB at the limit, with the table's slack),
-    /// and the copies worth leaving out mostly name recent tweets.
+    /// Past this many ids a layer starts again empty: the table is at most half full, so 32 MB at the limit, and the
+    /// copies worth leaving out mostly name recent tweets.
     package static let limit = 2_000_000
 
     private let below: KnownResults?
@@ -53,8 +53,9 @@ package final class KnownResults: Sendable {
 }
 
 /// A set of ids by open addressing: ids are random-looking snowflakes, so a multiplicative hash and linear probing
-/// touch one cache line per lookup, where `Set`'s seeded hashing and rehashes cost an import half a second per
-/// million ids. Zero marks an empty slot; the id 0 itself is kept aside.
+/// touch one cache line per lookup. A first version on `Set` (seeded hashing, rehashes as it grew) took 1.5% of a 1M
+/// import's samples to insert the ids, the loop around it included. Zero marks an empty slot; the id 0 itself is
+/// kept aside.
 struct IDTable: Sendable {
     private var slots = [UInt64](repeating: 0, count: 1024)
     private var hasZero = false
