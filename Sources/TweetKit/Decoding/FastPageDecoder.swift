@@ -396,7 +396,10 @@ enum FastPageDecoder {
                     }
                     let start = scanner.mark
                     let tweet = try tweet(&scanner)
-                    if keepOriginals { page.originals.tweets[tweet.id] = scanner.original(since: start) }
+                    // One original per id: a result's own, when the page also includes a copy of it.
+                    if keepOriginals, !page.tweets.contains(where: { $0.id == tweet.id }) {
+                        page.originals.tweets[tweet.id] = scanner.original(since: start)
+                    }
                     page.includedTweets.append(tweet)
                 }
             } else if key == "media" {

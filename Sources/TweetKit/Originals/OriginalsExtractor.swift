@@ -33,7 +33,11 @@ public enum OriginalsExtractor {
             }
             if let includes = object["includes"]?.object {
                 for user in includes["users"]?.array ?? [] { addUser(user, to: &originals) }
-                for tweet in includes["tweets"]?.array ?? [] { addTweet(tweet, to: &originals) }
+                // One original per id: a result's own (added above), when the page also includes a copy of it.
+                for tweet in includes["tweets"]?.array ?? []
+                where tweet["id"]?.snowflake.map({ originals.tweets[$0] == nil }) ?? false {
+                    addTweet(tweet, to: &originals)
+                }
                 for media in includes["media"]?.array ?? [] { addKeyed(media, "media_key", to: &originals.media) }
                 for place in includes["places"]?.array ?? [] { addKeyed(place, "id", to: &originals.places) }
                 for poll in includes["polls"]?.array ?? [] { addKeyed(poll, "id", to: &originals.polls) }
@@ -62,6 +66,8 @@ public enum OriginalsExtractor {
         var scanner = JSONParser.Scanner(bytes: bytes)
         var originals = Originals()
         var sawData = false
+        /// The results' ids, whose originals an included copy must not replace.
+        var results = Set<TweetID>()
         var matchingRules: OriginalJSON?
         try scanner.members { scanner, key in
             if key == "data" {
@@ -86,13 +92,17 @@ public enum OriginalsExtractor {
                         originals.users[id] = scanner.original(since: start)
                     } else {
                         originals.tweets[id] = scanner.original(since: start)
+                        results.insert(id)
                     }
                     return
                 }
                 guard scanner.peek() == UInt8(ascii: "[") else { throw NotAPage() }
                 try scanner.elements { scanner in
                     let (slice, id) = try keyedSlice(&scanner, key: "id")
-                    if let id = id.flatMap(SnowflakeID.init) { originals.tweets[id] = slice }
+                    if let id = id.flatMap(SnowflakeID.init) {
+                        originals.tweets[id] = slice
+                        results.insert(id)
+                    }
                 }
             } else if key == "includes" {
                 try scanner.members { scanner, key in
@@ -104,7 +114,10 @@ public enum OriginalsExtractor {
                     } else if key == "tweets" {
                         try scanner.elements { scanner in
                             let (slice, id) = try keyedSlice(&scanner, key: "id")
-                            if let id = id.flatMap(SnowflakeID.init) { originals.tweets[id] = slice }
+                            // One original per id: a result's own, when the page also includes a copy of it.
+                            if let id = id.flatMap(SnowflakeID.init), !results.contains(id) {
+                                originals.tweets[id] = slice
+                            }
                         }
                     } else if key == "media" || key == "places" || key == "polls" {
                         let isMedia = key == "media"
