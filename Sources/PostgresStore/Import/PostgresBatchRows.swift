@@ -62,7 +62,7 @@ struct PostgresBatchRows: Sendable {
             }
         }
         var users: [UserID: (User, OriginalJSON?)] = [:]
-        var included: [TweetID: (tweet: Tweet, original: OriginalJSON?, twarc: Int64?)] = [:]
+        var included = IncludedCopies<Int64?>()
         var media: [String: (Media, [UInt8]?)] = [:]
         var objects: [ObjectKey: [UInt8]] = [:]
         var blocks: [Int64: [UInt8]] = [:]
@@ -84,7 +84,7 @@ struct PostgresBatchRows: Sendable {
                     twarc: tweetTwarc[tweet.id] ?? pageTwarc)
             }
             for tweet in page.includedTweets {
-                included[tweet.id] = (tweet, originals.tweets[tweet.id], tweetTwarc[tweet.id] ?? pageTwarc)
+                included.keep(tweet, original: originals.tweets[tweet.id], block: tweetTwarc[tweet.id] ?? pageTwarc)
             }
             for tweet in page.tweets { keep(row(tweet, primary: true)) }
             for user in page.users { users[user.id] = (user, originals.users[user.id]) }
@@ -93,9 +93,8 @@ struct PostgresBatchRows: Sendable {
             for (id, place) in originals.places { objects[ObjectKey(kind: .place, key: id)] = compressed(place) }
             for (id, poll) in originals.polls { objects[ObjectKey(kind: .poll, key: id)] = compressed(poll) }
         }
-        // Included copies last, the last of each and none of a result (`keep`'s rule), as the SQLite store's batch
-        // does: the others were compressed only to be dropped.
-        for (tweet, original, twarc) in included.values where position[tweet.id] == nil {
+        // Included copies last, the last of each and none of a result (`keep`'s rule, `IncludedCopies`).
+        for (tweet, original, twarc) in included.copies(notAmong: { position[$0] != nil }) {
             keep(TweetRow(tweet: tweet, primary: false, original: compressed(original), twarc: twarc))
         }
         self.objects = Self.objectRows(objects)

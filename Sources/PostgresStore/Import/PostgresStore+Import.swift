@@ -177,19 +177,22 @@ extension PostgresStore {
         var pages: [Page] = []
         var errors = 0
         var problems: [ImportProblem] = []
-        for (index, line) in lines.enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
-            do {
-                if let page = try KnownResults.$current.withValue(known, operation: { try decodeLine(line) }) {
-                    known.insert(contentsOf: page.tweets.map { $0.id.rawValue })
-                    pages.append(page)
-                }
-            } catch {
-                errors += 1
-                if problems.count < 10 {
-                    problems.append(
-                        ImportProblem(
-                            line: firstLine + index, message: String(describing: error),
-                            excerpt: String(decoding: line.prefix(200), as: UTF8.self)))
+        KnownResults.$current.withValue(known) {
+            for (index, line) in lines.enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+                do {
+                    if let page = try decodeLine(line) {
+                        // Only a page that decoded: its results are stored, so later copies of them are left out.
+                        known.insert(contentsOf: page.tweets.map { $0.id.rawValue })
+                        pages.append(page)
+                    }
+                } catch {
+                    errors += 1
+                    if problems.count < 10 {
+                        problems.append(
+                            ImportProblem(
+                                line: firstLine + index, message: String(describing: error),
+                                excerpt: String(decoding: line.prefix(200), as: UTF8.self)))
+                    }
                 }
             }
         }

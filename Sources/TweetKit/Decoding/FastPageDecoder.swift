@@ -387,17 +387,22 @@ enum FastPageDecoder {
             } else if key == "tweets" {
                 let known = keepOriginals ? KnownResults.current : nil
                 try scanner.elements { scanner in
-                    // A copy of a result this import already stored changes nothing there (see `KnownResults`).
-                    if let known, let id = scanner.leadingID(),
-                        known.contains(id) || page.tweets.contains(where: { $0.id.rawValue == id })
-                    {
+                    // A copy of a result this import already stored, or of one of this page's results, changes
+                    // nothing in the store (see `KnownResults`).
+                    let leading = known == nil ? nil : scanner.leadingID()
+                    let ofPageResult = leading.map { id in page.tweets.contains { $0.id.rawValue == id } }
+                    if let known, let leading, ofPageResult == true || known.contains(leading) {
                         try scanner.skipValue()
                         return
                     }
                     let start = scanner.mark
                     let tweet = try tweet(&scanner)
-                    // One original per id: a result's own, when the page also includes a copy of it.
-                    if keepOriginals, !page.tweets.contains(where: { $0.id == tweet.id }) {
+                    // One original per id: a result's own, when the page also includes a copy of it. (The answer
+                    // above holds unless the object names two ids, of which the decoder keeps the last.)
+                    let isPageResult =
+                        leading == tweet.id.rawValue
+                        ? ofPageResult == true : page.tweets.contains { $0.id == tweet.id }
+                    if keepOriginals, !isPageResult {
                         page.originals.tweets[tweet.id] = scanner.original(since: start)
                     }
                     page.includedTweets.append(tweet)

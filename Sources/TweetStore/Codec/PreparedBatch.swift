@@ -98,45 +98,23 @@ struct PreparedBatch: Sendable {
     /// Prepares pages; with a codec, their originals are compressed (training its dictionary from these pages if
     /// the store has none yet and they hold enough objects).
     ///
-    /// Included tweets are prepared last, one copy per id and none for an id that is also a result here: a result
-    /// beats them and among them the last wins (`order()`), so the others were compressed only to be dropped. Search
-    /// pages come newest first, so a reply's parent is included before it comes as a result, and a much retweeted
-    /// tweet is included once per page that retweets it.
+    /// Included tweets are prepared last, one copy per id and none for an id that is also a result here
+    /// (`IncludedCopies`).
     init(_ pages: [Page], codec: OriginalsCodec? = nil) {
         if let codec { _ = codec.dictionary(trainingFrom: pages) }
-        var included = IncludedCopies()
+        var included = IncludedCopies<String?>()
         for page in pages { append(page, codec: codec, included: &included) }
-        prepare(included, codec: codec)
-        order()
-    }
-
-    /// The last included copy of each tweet of the pages appended so far, waiting to be prepared.
-    private struct IncludedCopies {
-        var copies: [(tweet: Tweet, original: OriginalJSON?, twarc: String?)] = []
-        var positions: [TweetID: Int] = [:]
-
-        mutating func keep(_ tweet: Tweet, original: OriginalJSON?, twarc: String?) {
-            if let position = positions[tweet.id] {
-                copies[position] = (tweet, original, twarc)
-            } else {
-                positions[tweet.id] = copies.count
-                copies.append((tweet, original, twarc))
-            }
-        }
-    }
-
-    /// Prepares the included copies whose tweet is no result of this batch.
-    private mutating func prepare(_ included: IncludedCopies, codec: OriginalsCodec?) {
-        guard !included.copies.isEmpty else { return }
         let results = Set(tweets.map { $0.rowid })
-        for (tweet, original, twarc) in included.copies where !results.contains(Int64(bitPattern: tweet.id.rawValue)) {
+        for (tweet, original, twarc) in included.copies(notAmong: { results.contains(Int64(bitPattern: $0.rawValue)) })
+        {
             let compressed = codec.flatMap { codec in original.map { codec.compress($0.bytes) } }
             tweets.append(PreparedTweet(tweet, primary: false, original: compressed, twarc: twarc))
         }
+        order()
     }
 
     /// Adds a page's users, media, other objects and results, and keeps its included tweets in `included`.
-    private mutating func append(_ page: Page, codec: OriginalsCodec?, included: inout IncludedCopies) {
+    private mutating func append(_ page: Page, codec: OriginalsCodec?, included: inout IncludedCopies<String?>) {
         let originals = page.originals
         func compressed(_ original: OriginalJSON?) -> [UInt8]? {
             guard let original, let codec else { return nil }
@@ -166,7 +144,7 @@ struct PreparedBatch: Sendable {
             originals.tweetTwarc.isEmpty ? pageTwarc : originals.tweetTwarc[id]?.text ?? pageTwarc
         }
         for tweet in page.includedTweets {
-            included.keep(tweet, original: codec == nil ? nil : originals.tweets[tweet.id], twarc: twarc(tweet.id))
+            included.keep(tweet, original: codec == nil ? nil : originals.tweets[tweet.id], block: twarc(tweet.id))
         }
         tweets += page.tweets.map {
             PreparedTweet($0, primary: true, original: compressed(originals.tweets[$0.id]), twarc: twarc($0.id))

@@ -77,7 +77,7 @@ package final class RecordReader {
     private var buffer: [UInt8] = []
     /// Where the unread part of `buffer` starts.
     private var start = 0
-    /// Where scanning stopped inside an unfinished record (values only).
+    /// Where scanning stopped inside an unfinished record: a value, or a line whose newline is not in `buffer` yet.
     private var scanIndex = 0
     private var endOfData = false
     /// Decoded bytes before `buffer[0]`.
