@@ -204,6 +204,11 @@ package struct QueryCompiler {
         case .lang(let code): return ("(coalesce(t.lang = ? COLLATE NOCASE, 0))", [.text(code)])
         case .is(let kind): return ("((t.flags & \(TweetFlags(kind).rawValue)) != 0)", [])
         case .has(let feature): return ("((t.flags & \(TweetFlags(feature).rawValue)) != 0)", [])
+        // `min_likes:0` asks for no minimum, and it is the query of a whole collection (`search --in NAME`): it
+        // matches every tweet, one whose file gave it a negative count too, which `likes >= 0` lost from
+        // `dehydrate --in`.
+        case .minLikes(let n) where n <= 0, .minReposts(let n) where n <= 0, .minReplies(let n) where n <= 0:
+            return ("(1)", [])
         case .minLikes(let n): return ("(t.likes >= ?)", [.integer(Int64(n))])
         case .minReposts(let n): return ("(t.reposts >= ?)", [.integer(Int64(n))])
         case .minReplies(let n): return ("(t.replies >= ?)", [.integer(Int64(n))])

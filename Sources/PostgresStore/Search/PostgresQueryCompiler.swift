@@ -198,6 +198,9 @@ struct PostgresQueryCompiler {
             return "(coalesce(lower(t.lang) = lower(\(conditions.bind(.text(code)))::text), FALSE))"
         case .is(let kind): return "((t.flags & \(TweetFlags(kind).rawValue)) <> 0)"
         case .has(let feature): return "((t.flags & \(TweetFlags(feature).rawValue)) <> 0)"
+        // No minimum, as in the SQLite store: every tweet, one with a negative count from its file too.
+        case .minLikes(let n) where n <= 0, .minReposts(let n) where n <= 0, .minReplies(let n) where n <= 0:
+            return "(TRUE)"
         case .minLikes(let n): return "(t.likes >= \(conditions.bind(.integer(Int64(n)))))"
         case .minReposts(let n): return "(t.reposts >= \(conditions.bind(.integer(Int64(n)))))"
         case .minReplies(let n): return "(t.replies >= \(conditions.bind(.integer(Int64(n)))))"
