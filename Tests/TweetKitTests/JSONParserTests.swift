@@ -11,8 +11,11 @@ import Testing
             try parse(" [true,false,null,0,-12,1.5e3,9223372036854775807,18446744073709551616] ")
                 == .array([
                     .bool(true), .bool(false), .null, .int(0), .int(-12), .double(1500), .int(Int64.max),
-                    .double(18446744073709551616),
+                    .bigInteger("18446744073709551616"),
                 ]))
+        #expect(try parse("-9223372036854775809") == .bigInteger("-9223372036854775809"))
+        #expect(try parse("-9223372036854775808") == .int(Int64.min))
+        #expect(try parse("18446744073709551616").int == nil, "no Int holds it")
         #expect(try parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\n\té😀"))
         #expect(try parse(#""\ud83d""#) == .string("\u{FFFD}"), "a lone surrogate is bad data, not bad JSON")
         #expect(try parse(#"{"a":{"b":[1,{"c":"d"}]}}"#)["a"]?["b"]?.array?[1]["c"]?.string == "d")

@@ -228,6 +228,27 @@ import Testing
         #expect(try rows(#"{"meta":{"result_count":0}}"#).isEmpty)
     }
 
+    /// Integers past 64 bits stay digit for digit, as Python's `json` keeps them; they had become the nearest double
+    /// (`1e+20`), in a cell and inside a list alike. A float keeps Python's rendering.
+    @Test func integersTooLargeForSixtyFourBitsKeepTheirDigits() throws {
+        let page = #"""
+            {"data":[{"id":"1600000000000000040","text":"counted","author_id":"20",
+                      "public_metrics":{"like_count":99999999999999999999,"retweet_count":1.5e3,
+                                        "reply_count":-18446744073709551617,"quote_count":9223372036854775807},
+                      "edit_history_tweet_ids":[18446744073709551616]}]}
+            """#
+        let row = try #require(try rows(page).first)
+        #expect(row["public_metrics.like_count"] == "99999999999999999999")
+        #expect(row["public_metrics.reply_count"] == "-18446744073709551617")
+        #expect(row["public_metrics.quote_count"] == "9223372036854775807")
+        #expect(row["public_metrics.retweet_count"] == "1500.0")
+        #expect(row["edit_history_tweet_ids"] == "[18446744073709551616]")
+        // Written back as JSON, the same digits.
+        var writer = JSONWriter()
+        writer.value(try JSONParser.parse(Data("[99999999999999999999,-9223372036854775809,1.5e3]".utf8)))
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "[99999999999999999999,-9223372036854775809,1500.0]")
+    }
+
     @Test func chosenColumnsAreWrittenInTheOrderGiven() throws {
         let columns = try TwarcCSVColumns(parsing: "author.username,id,text")
         let text = try csv([TwarcCSVFixtures.searchPage], columns: columns)

@@ -14,6 +14,7 @@ enum TwarcCSVCellText {
         case .null: return ""
         case .bool(let flag): return flag ? "True" : "False"
         case .int(let number): return String(number)
+        case .bigInteger(let digits): return digits
         case .double(let number): return pythonRepr(number)
         case .string(let text): return oneLine(text)
         case .array:
@@ -47,6 +48,7 @@ enum TwarcCSVCellText {
         case .null: text += "null"
         case .bool(let flag): text += flag ? "true" : "false"
         case .int(let number): text += String(number)
+        case .bigInteger(let digits): text += digits
         case .double(let number): text += pythonRepr(number)
         case .string(let string): asciiQuoted(string, into: &text)
         case .array(let items):

@@ -7,7 +7,7 @@ public enum NonTweetValue {
         switch value {
         case .null: return "null"
         case .bool: return "a boolean"
-        case .int, .double: return "a number"
+        case .int, .bigInteger, .double: return "a number"
         case .string: return "a string"
         case .array(let items):
             return items.isEmpty ? "an empty array" : "an array inside an array"

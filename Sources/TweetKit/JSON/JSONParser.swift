@@ -343,6 +343,7 @@ public enum JSONParser {
                 if !negative, magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            if isInteger { return .bigInteger(text) }
             guard let value = Double(text) else { throw error("unreadable number \(text)") }
             return .double(value)
         }

@@ -10,6 +10,10 @@ public enum JSONValue: Hashable, Sendable {
     case bool(Bool)
     /// A number without fraction or exponent that fits 64 bits; kept exact because v1.1 ids are JSON numbers.
     case int(Int64)
+    /// An integer without fraction or exponent that does not fit 64 bits, as its digits (a leading `-` included):
+    /// Python's `json`, which twarc reads with, keeps such a number exact, so an export writes it back digit for
+    /// digit instead of as the nearest double (`99999999999999999999` had become `1e+20` in CSV).
+    case bigInteger(String)
     /// Any other number.
     case double(Double)
     /// A string, escapes resolved.

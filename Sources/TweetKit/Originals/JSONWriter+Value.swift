@@ -10,6 +10,7 @@ extension JSONWriter {
         case .null: raw("null")
         case .bool(let flag): bool(flag)
         case .int(let number): int(Int(number))
+        case .bigInteger(let digits): append(digits)
         case .double(let number):
             if number.isFinite { append(number.description) } else { raw("null") }
         case .string(let text): string(text)
