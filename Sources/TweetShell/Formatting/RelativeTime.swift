@@ -5,13 +5,19 @@ public enum RelativeTime {
     /// The age of `date` at `now`, in at most 6 columns: `Mar 14` this year, `Oct'22` before.
     public static func short(_ date: Date?, now: Date, calendar: Calendar = .current) -> String {
         guard let date else { return "?" }
-        let seconds = Int(now.timeIntervalSince(date))
-        if seconds < 0 { return "now" }  // clock skew: the tweet is from "the future"
-        if seconds < 10 { return "now" }
-        if seconds < 60 { return "\(seconds)s" }
-        if seconds < 3600 { return "\(seconds / 60)m" }
-        if seconds < 86_400 { return "\(seconds / 3600)h" }
-        if seconds < 7 * 86_400 { return "\(seconds / 86_400)d" }
+        let interval = now.timeIntervalSince(date)
+        // `Int(_:)` traps past its range; no date a file can give comes near, but a row is never worth a crash.
+        guard interval.magnitude < 1e15 else { return "?" }
+        let seconds = Int(interval)
+        // A minute ahead is clock skew, and reads as "now"; further ahead, the date itself: a file that says 9999 is
+        // not a tweet of this moment.
+        if seconds < 10 && seconds > -60 { return "now" }
+        if seconds >= 0 {
+            if seconds < 60 { return "\(seconds)s" }
+            if seconds < 3600 { return "\(seconds / 60)m" }
+            if seconds < 86_400 { return "\(seconds / 3600)h" }
+            if seconds < 7 * 86_400 { return "\(seconds / 86_400)d" }
+        }
         let month = monthNames[calendar.component(.month, from: date) - 1]
         let day = calendar.component(.day, from: date)
         let year = calendar.component(.year, from: date)
