@@ -64,7 +64,33 @@ package struct QueryCompiler {
             let (sql, values) = try condition(part)
             compiled.add(sql, values)
         }
+        if compiled.conditions.count > Self.flatJoin {
+            compiled.conditions = [Self.balanced(compiled.conditions[...], " AND ")]
+        }
+        // SQLite refuses a statement with more parameters than this (SQLITE_MAX_VARIABLE_NUMBER), with an error that
+        // would read as a bug; the search and page conditions need a few more.
+        guard compiled.bindings.count <= Self.mostValues else {
+            throw QueryParseError(
+                column: 1,
+                message: "the query is too large for the store: it has \(compiled.bindings.count) conditions, "
+                    + "and at most \(Self.mostValues) fit one search")
+        }
         return compiled
+    }
+
+    /// Values one query may bind: SQLite's limit of 32,766 parameters, less room for the search's own.
+    static let mostValues = 32_000
+    /// Conditions joined in one flat list at most; longer lists nest (`balanced`).
+    package static let flatJoin = 16
+
+    /// `parts` joined by `joiner` as a balanced tree of parentheses. SQLite's parser nests a chain of n ORs n deep and
+    /// refuses one past 1,000 (SQLITE_MAX_EXPR_DEPTH), so a query of a thousand `-word OR …` terms failed, and
+    /// PostgreSQL's `tsquery` input ran out of stack at 20,000; balanced, the depth grows with log n. Lists of up to
+    /// `flatJoin` parts come out as before, flat.
+    package static func balanced(_ parts: ArraySlice<String>, _ joiner: String) -> String {
+        guard parts.count > flatJoin else { return "(" + parts.joined(separator: joiner) + ")" }
+        let middle = parts.startIndex + parts.count / 2
+        return "(" + balanced(parts[..<middle], joiner) + joiner + balanced(parts[middle...], joiner) + ")"
     }
 
     // MARK: FTS5
@@ -185,7 +211,7 @@ package struct QueryCompiler {
                 sqls.append(sql)
                 values += partValues
             }
-            return ("(" + sqls.joined(separator: joiner) + ")", values)
+            return (Self.balanced(sqls[...], joiner), values)
         }
     }
 

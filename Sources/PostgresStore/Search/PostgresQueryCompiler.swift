@@ -71,11 +71,23 @@ struct PostgresQueryCompiler {
         }
         for part in parts where Self.holdsFilter(part) { conditions.addFilterInMatch() }
         if !texts.isEmpty {
-            conditions.addTextMatch(
-                "t.doc @@ \(conditions.bind(.text(texts.joined(separator: " & "))))::tsquery")
+            let text =
+                texts.count > QueryCompiler.flatJoin
+                ? QueryCompiler.balanced(texts[...], " & ") : texts.joined(separator: " & ")
+            conditions.addTextMatch("t.doc @@ \(conditions.bind(.text(text)))::tsquery")
         }
         for part in rest { conditions.add(try condition(part, &conditions)) }
+        // libpq sends at most 65,535 parameters with a statement, and the search adds its own.
+        guard conditions.parameters.count <= Self.mostParameters else {
+            throw QueryParseError(
+                column: 1,
+                message: "the query is too large for the store: it has \(conditions.parameters.count) conditions, "
+                    + "and at most \(Self.mostParameters) fit one search")
+        }
     }
+
+    /// Parameters one query may bind: the protocol's 65,535, less room for the search's own.
+    static let mostParameters = 65_000
 
     // MARK: tsquery
 
@@ -112,7 +124,7 @@ struct PostgresQueryCompiler {
             }
             let joiner: String
             if case .and = expression { joiner = " & " } else { joiner = " | " }
-            return "(" + texts.joined(separator: joiner) + ")"
+            return QueryCompiler.balanced(texts[...], joiner)
         }
     }
 
@@ -168,7 +180,7 @@ struct PostgresQueryCompiler {
             let joiner: String
             if case .and = expression { joiner = " AND " } else { joiner = " OR " }
             let sqls = try parts.map { try condition($0, &conditions) }
-            return "(" + sqls.joined(separator: joiner) + ")"
+            return QueryCompiler.balanced(sqls[...], joiner)
         }
     }
 
